@@ -1,0 +1,85 @@
+# lkmmc - a SAT/SMT bounded model checker for the Linux-kernel memory model.
+#
+#   make deps     install the Debian packages lkmmc needs (idempotent, as root)
+#   make          build ./lkmmc
+#   make demo     deps + build + check a bundled litmus test
+#   make check    build and run every test (unit + end-to-end)
+#   make asan     build ./lkmmc-asan with AddressSanitizer + UBSan
+#   make conformance   compare with herd7's answers in ../shared (long)
+
+CC      ?= cc
+LLVM_DIR ?= /usr/lib/llvm-14
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(LLVM_DIR)/include
+LDLIBS  += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lz3 -lm
+
+# Where the kernel's tools/memory-model is extracted (git-ignored).
+KTREE   := build/linux
+LKMM_DIR := $(KTREE)/tools/memory-model
+
+LIB_SRCS := $(wildcard frontend/*.c encoder/*.c models/*.c solver/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o)
+MAIN_OBJ := build/obj/lkmmc.o
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
+
+DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
+	libcmocka-dev graphviz linux-source valgrind
+
+.PHONY: all deps kernel-tree demo check unit e2e asan conformance clean
+all: lkmmc
+
+lkmmc: $(LIB_OBJS) $(MAIN_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/obj/%.o: %.c $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+build/tests/%: tests/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else echo "all Debian packages present"; fi
+	@$(MAKE) --no-print-directory kernel-tree
+
+# The kernel's memory model and litmus tests, from Debian's linux-source.
+kernel-tree: $(LKMM_DIR)/linux-kernel.cat
+$(LKMM_DIR)/linux-kernel.cat:
+	@test -f /usr/src/linux-source-6.1.tar.xz || { echo "linux-source is not installed: run 'make deps'"; exit 1; }
+	@mkdir -p $(KTREE)
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C $(KTREE) --strip-components=1 --wildcards '*/tools/memory-model/*'
+	@touch $@
+
+demo: deps lkmmc
+	./lkmmc litmus-tests/SB+fencembonceonces.litmus
+
+unit: $(TEST_BINS)
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
+
+e2e: lkmmc kernel-tree
+	@bash tests/e2e.sh
+
+check: lkmmc unit e2e
+
+asan:
+	$(MAKE) --no-print-directory clean-obj
+	$(MAKE) --no-print-directory CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" lkmmc
+	mv lkmmc lkmmc-asan
+	$(MAKE) --no-print-directory clean-obj
+
+conformance: lkmmc
+	@bash bench/conformance.sh
+
+clean-obj:
+	rm -rf build/obj build/tests
+
+clean: clean-obj
+	rm -f lkmmc lkmmc-asan

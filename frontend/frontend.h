@@ -1,0 +1,34 @@
+/*
+ * frontend.h - litmus file -> ir_program.
+ *
+ * The front end reads herd7's C litmus dialect: the header, the init block,
+ * the processes (whose bodies libclang parses as C against a prelude that
+ * declares the kernel API) and the final clauses.  It reports the first
+ * problem as a located diag and never guesses.  It knows nothing about
+ * events or the memory model.
+ */
+#ifndef LKMMC_FRONTEND_H
+#define LKMMC_FRONTEND_H
+
+#include <stdio.h>
+
+#include "diag.h"
+#include "ir.h"
+
+struct frontend;
+
+/* One front end per batch: it keeps the libclang index across tests. */
+struct frontend *frontend_new(void);
+void frontend_free(struct frontend *fe);
+
+/* Parse one litmus file.  Returns NULL and fills d on error. */
+struct ir_program *frontend_parse_file(struct frontend *fe, const char *path,
+				       struct diag *d);
+/* Same, from text in memory (path is used for messages only). */
+struct ir_program *frontend_parse_text(struct frontend *fe, const char *path,
+				       const char *text, struct diag *d);
+
+/* Print the program in lkmmc's stable IR text form (--dump-ir). */
+void ir_dump(const struct ir_program *prog, FILE *out);
+
+#endif

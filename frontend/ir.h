@@ -1,0 +1,211 @@
+/*
+ * ir.h - the program IR: what the front end produces and the encoder consumes.
+ *
+ * A litmus test becomes one ir_program: the shared locations with their
+ * initial values, one ir_thread per process with its registers and a tree of
+ * instructions, and the final clauses (locations, filter, quantified
+ * condition).  Expressions in the IR are pure (registers, constants,
+ * addresses of locations, arithmetic); every memory access, fence or other
+ * kernel primitive is its own instruction, in the order the thread performs
+ * it.  The IR does not know about events, relations or the memory model:
+ * the encoder derives those.
+ *
+ * Everything reachable from an ir_program lives in its arena and is freed by
+ * ir_program_free().
+ */
+#ifndef LKMMC_IR_H
+#define LKMMC_IR_H
+
+#include <stddef.h>
+
+struct arena;
+
+/* A position in the litmus file (1-based line and column). */
+struct ir_pos {
+	int line; /* line in the litmus file, 0 if unknown */
+	int col;  /* column in that line, 0 if unknown */
+};
+
+/* What a location holds, as far as the model cares. */
+enum ir_loc_kind {
+	IR_LOC_INT,      /* int, long, intptr_t, unsigned long... */
+	IR_LOC_PTR,      /* a pointer (its value may name a location) */
+	IR_LOC_ATOMIC,   /* atomic_t / atomic_long_t */
+	IR_LOC_SPINLOCK, /* spinlock_t: only lock primitives touch it */
+	IR_LOC_SRCU,     /* struct srcu_struct: only srcu primitives touch it */
+};
+
+/* A value: an integer or the address of a shared location. */
+enum ir_value_kind { IR_VAL_INT, IR_VAL_LOC };
+struct ir_value {
+	enum ir_value_kind kind; /* integer or address */
+	long num;                /* the integer, when kind == IR_VAL_INT */
+	int loc;                 /* location index, when kind == IR_VAL_LOC */
+};
+
+/* A shared memory location. */
+struct ir_location {
+	const char *name;      /* its name in the test ("x") */
+	const char *ctype;     /* its C type as written ("int", "spinlock_t") */
+	enum ir_loc_kind kind; /* how the model treats it */
+	struct ir_value init;  /* initial value (0 unless the init block says) */
+	struct ir_pos pos;     /* where it is declared (init block or first use) */
+};
+
+/* Registers: thread-local, no events.  Temporaries made by the front end
+ * (to flatten expressions with several accesses) are registers too. */
+struct ir_reg {
+	const char *name;     /* "r0", or "%t3" for a front-end temporary */
+	const char *ctype;    /* C type as declared, "int" when implicit */
+	int is_temp;          /* 1 for a front-end temporary */
+	int has_init;         /* 1 when the init block sets it (0:r1=2;) */
+	struct ir_value init; /* that initial value (else 0) */
+	struct ir_pos pos;    /* declaration or first assignment */
+};
+
+/* Pure expressions. */
+enum ir_expr_kind {
+	IR_E_CONST, /* an integer constant */
+	IR_E_LOC,   /* the address of a shared location (&x, or x as a pointer) */
+	IR_E_REG,   /* the current value of a register */
+	IR_E_UNARY, /* op a */
+	IR_E_BINARY,/* a op b */
+	IR_E_COND,  /* a ? b : c (all pure) */
+};
+enum ir_unop { IR_NEG, IR_LNOT, IR_BNOT };
+enum ir_binop {
+	IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_MOD,
+	IR_BAND, IR_BOR, IR_BXOR, IR_SHL, IR_SHR,
+	IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE,
+	IR_LAND, IR_LOR, /* only between pure operands: no short-circuit needed */
+};
+struct ir_expr {
+	enum ir_expr_kind kind; /* which of the fields below apply */
+	long num;               /* IR_E_CONST: the value */
+	int loc;                /* IR_E_LOC: location index */
+	int reg;                /* IR_E_REG: register index in the thread */
+	int op;                 /* IR_E_UNARY: ir_unop; IR_E_BINARY: ir_binop */
+	struct ir_expr *a, *b, *c; /* operands */
+	struct ir_pos pos;      /* where the expression starts */
+};
+
+/* Memory-ordering annotation of an access, as herd7 tags its events. */
+enum ir_order {
+	IR_ORD_PLAIN,    /* plain C access: no tag */
+	IR_ORD_ONCE,     /* READ_ONCE, WRITE_ONCE, _relaxed RMWs */
+	IR_ORD_ACQUIRE,  /* smp_load_acquire, _acquire RMWs */
+	IR_ORD_RELEASE,  /* smp_store_release, rcu_assign_pointer, _release RMWs */
+	IR_ORD_MB,       /* fully ordered RMW: F[mb]; R; W; F[mb] */
+};
+
+/* Fences (one F event each); the RCU read-side markers are fences too. */
+enum ir_fence {
+	IR_F_MB, IR_F_RMB, IR_F_WMB, IR_F_BARRIER,
+	IR_F_RCU_LOCK, IR_F_RCU_UNLOCK, IR_F_SYNC_RCU,
+	IR_F_BEFORE_ATOMIC, IR_F_AFTER_ATOMIC, IR_F_AFTER_SPINLOCK,
+	IR_F_AFTER_UNLOCK_LOCK,
+};
+
+/* Read-modify-write shapes (linux-kernel.def plus herd7's add_unless). */
+enum ir_rmw {
+	IR_RMW_XCHG,       /* dst = old; store a */
+	IR_RMW_CMPXCHG,    /* dst = old; if old == a store b (else only a read) */
+	IR_RMW_OP_RETURN,  /* dst = old arith a; store that */
+	IR_RMW_FETCH_OP,   /* dst = old; store old arith a */
+	IR_RMW_OP,         /* no dst; store old arith a; the read is noreturn */
+	IR_RMW_ADD_UNLESS, /* dst = (old != b); if so store old + a */
+};
+
+enum ir_op {
+	IR_ASSIGN,      /* dst = a */
+	IR_LOAD,        /* dst = load[order](a) */
+	IR_STORE,       /* store[order](a, b) */
+	IR_RMW,         /* dst = rmw[rmw, order, arith](a, b, c) */
+	IR_FENCE,       /* fence */
+	IR_LOCK,        /* spin_lock(a) */
+	IR_UNLOCK,      /* spin_unlock(a) */
+	IR_TRYLOCK,     /* dst = spin_trylock(a) */
+	IR_ISLOCKED,    /* dst = spin_is_locked(a) */
+	IR_SRCU_LOCK,   /* dst = srcu_read_lock(a) */
+	IR_SRCU_UNLOCK, /* srcu_read_unlock(a, b) */
+	IR_SRCU_SYNC,   /* synchronize_srcu(a) */
+	IR_IF,          /* if (a) then else */
+	IR_LOOP,        /* repeat body until an IR_BREAK (while/for/do) */
+	IR_BREAK,       /* leave the innermost IR_LOOP */
+	IR_CONTINUE,    /* next iteration of the innermost IR_LOOP */
+};
+
+struct ir_block {
+	struct ir_instr *items; /* the instructions, in program order */
+	int count;              /* how many */
+};
+
+struct ir_instr {
+	enum ir_op op;          /* what it does */
+	struct ir_pos pos;      /* source position of the primitive or statement */
+	const char *text;       /* source text of the call/statement, for output */
+	int dst;                /* destination register index, -1 if none */
+	struct ir_expr *a, *b, *c; /* operands: address first, then values */
+	enum ir_order order;    /* IR_LOAD/STORE/RMW: ordering annotation */
+	enum ir_fence fence;    /* IR_FENCE: which fence */
+	enum ir_rmw rmw;        /* IR_RMW: which shape */
+	enum ir_binop arith;    /* IR_RMW op forms: IR_ADD or IR_SUB */
+	struct ir_block then_b; /* IR_IF: then branch; IR_LOOP: body */
+	struct ir_block else_b; /* IR_IF: else branch (may be empty) */
+};
+
+struct ir_thread {
+	int id;                 /* process number N of PN */
+	struct ir_pos pos;      /* position of "PN(" */
+	struct ir_reg *regs;    /* registers, indexed by ir_expr.reg / dst */
+	int nregs;              /* how many */
+	int *params;            /* location index of each parameter */
+	int nparams;            /* how many parameters */
+	struct ir_block body;   /* the thread's code */
+};
+
+/* Final condition language. */
+enum ir_cond_kind { IR_C_TRUE, IR_C_FALSE, IR_C_ATOM, IR_C_NOT, IR_C_AND, IR_C_OR };
+/* What an atom or a "locations" item observes. */
+struct ir_observable {
+	int thread;             /* thread id for a register, -1 for a location */
+	int index;              /* register index in that thread, or location */
+};
+struct ir_cond {
+	enum ir_cond_kind kind; /* which of the fields apply */
+	struct ir_observable lhs;  /* IR_C_ATOM: what is compared */
+	struct ir_value rhs;       /* IR_C_ATOM: with this value (equality) */
+	struct ir_cond *a, *b;     /* IR_C_NOT (a), IR_C_AND/OR (a, b) */
+	struct ir_pos pos;
+};
+
+enum ir_quant { IR_Q_EXISTS, IR_Q_NOT_EXISTS, IR_Q_FORALL };
+
+struct ir_program {
+	struct arena *arena;    /* owns everything below */
+	const char *file;       /* path of the litmus file */
+	const char *name;       /* test name from the "C name" header */
+	struct ir_location *locs; /* shared locations */
+	int nlocs;
+	struct ir_thread *threads; /* processes, threads[i].id == i */
+	int nthreads;
+	struct ir_observable *observed; /* the "locations [...]" clause */
+	int nobserved;
+	struct ir_cond *filter;  /* the filter clause, NULL if none */
+	enum ir_quant quant;     /* exists / ~exists / forall */
+	struct ir_cond *cond;    /* the final condition (inside the quantifier) */
+	const char *cond_text;   /* the condition as herd7 prints it */
+};
+
+void ir_program_free(struct ir_program *prog);
+
+/* Find a location by name; -1 when absent. */
+int ir_find_loc(const struct ir_program *prog, const char *name);
+
+/* Names for printing (stable; used by --dump-ir and the output). */
+const char *ir_order_name(enum ir_order order);
+const char *ir_fence_name(enum ir_fence fence);
+const char *ir_rmw_name(enum ir_rmw rmw);
+const char *ir_binop_name(enum ir_binop op);
+
+#endif

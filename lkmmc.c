@@ -1,0 +1,85 @@
+/*
+ * lkmmc.c - the command line: parse options, then for each litmus file run
+ * the front end and either dump the IR or check the test.
+ *
+ * Exit codes: 0 every test was parsed and checked; 1 some test failed to
+ * parse or check (its error is on stderr); 2 usage error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/frontend.h"
+
+#define LKMMC_VERSION "0.1.0"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: lkmmc [options] FILE.litmus...\n"
+		"\n"
+		"Check Linux-kernel memory model (LKMM) litmus tests with Z3 and print\n"
+		"herd7's output format.\n"
+		"\n"
+		"options:\n"
+		"  --dump-ir         print the parsed program instead of checking it\n"
+		"  --help            this text\n"
+		"  --version         print the version\n"
+		"\n"
+		"exit status: 0 all tests checked, 1 a test failed to parse or check,\n"
+		"2 usage error.\n");
+}
+
+struct options {
+	int dump_ir; /* --dump-ir */
+};
+
+int main(int argc, char **argv)
+{
+	struct options opt = {0};
+	int first_file = argc;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			first_file = i + 1;
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0') {
+			first_file = i;
+			break;
+		}
+		if (strcmp(a, "--dump-ir") == 0) {
+			opt.dump_ir = 1;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(a, "--version") == 0) {
+			printf("lkmmc %s\n", LKMMC_VERSION);
+			return 0;
+		} else {
+			fprintf(stderr, "lkmmc: unknown option '%s' (try --help)\n", a);
+			return 2;
+		}
+	}
+	if (first_file >= argc) {
+		fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
+		return 2;
+	}
+
+	struct frontend *fe = frontend_new();
+	int status = 0;
+	for (int i = first_file; i < argc; i++) {
+		struct diag d = {0};
+		struct ir_program *prog = frontend_parse_file(fe, argv[i], &d);
+		if (!prog) {
+			diag_print(&d, stderr);
+			status = 1;
+			continue;
+		}
+		if (opt.dump_ir)
+			ir_dump(prog, stdout);
+		ir_program_free(prog);
+	}
+	frontend_free(fe);
+	return status;
+}
