@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frontend/frontend.h"
+#include "solver/check.h"
 
 #define LKMMC_VERSION "0.1.0"
 
@@ -23,6 +24,10 @@ static void usage(FILE *out)
 		"\n"
 		"options:\n"
 		"  --dump-ir         print the parsed program instead of checking it\n"
+		"  --exists-only     only decide whether the condition is reachable\n"
+		"                    (no list of final states; fast on big tests)\n"
+		"  --unroll N        run loops at most N times (default 2, as herd7)\n"
+		"  --timeout SECS    give up on a test after SECS seconds per query\n"
 		"  --help            this text\n"
 		"  --version         print the version\n"
 		"\n"
@@ -31,12 +36,24 @@ static void usage(FILE *out)
 }
 
 struct options {
-	int dump_ir; /* --dump-ir */
+	int dump_ir;                  /* --dump-ir */
+	struct check_options check;   /* how to check each test */
 };
+
+/* Parse a non-negative integer option value; -1 when malformed. */
+static long parse_count(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < 0)
+		return -1;
+	return v;
+}
 
 int main(int argc, char **argv)
 {
 	struct options opt = {0};
+	opt.check.unroll = 2;
 	int first_file = argc;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -50,6 +67,19 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(a, "--dump-ir") == 0) {
 			opt.dump_ir = 1;
+		} else if (strcmp(a, "--exists-only") == 0) {
+			opt.check.exists_only = 1;
+		} else if (strcmp(a, "--unroll") == 0 || strcmp(a, "--timeout") == 0) {
+			long v = i + 1 < argc ? parse_count(argv[i + 1]) : -1;
+			if (v < 0 || v > 100000) {
+				fprintf(stderr, "lkmmc: %s needs a number (try --help)\n", a);
+				return 2;
+			}
+			if (a[2] == 'u')
+				opt.check.unroll = (int)v;
+			else
+				opt.check.timeout_ms = (unsigned)v * 1000u;
+			i++;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			usage(stdout);
 			return 0;
@@ -67,6 +97,7 @@ int main(int argc, char **argv)
 	}
 
 	struct frontend *fe = frontend_new();
+	struct checker *checker = opt.dump_ir ? NULL : checker_new(&opt.check);
 	int status = 0;
 	for (int i = first_file; i < argc; i++) {
 		struct diag d = {0};
@@ -76,10 +107,16 @@ int main(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		if (opt.dump_ir)
+		if (opt.dump_ir) {
 			ir_dump(prog, stdout);
+		} else if (!checker_run(checker, prog, stdout, &d)) {
+			diag_print(&d, stderr);
+			status = 1;
+		}
+		fflush(stdout);
 		ir_program_free(prog);
 	}
+	checker_free(checker);
 	frontend_free(fe);
 	return status;
 }

@@ -1,0 +1,97 @@
+/*
+ * encoder.h - from an ir_program to a symbolic candidate-execution space.
+ *
+ * The encoder runs each thread symbolically (loops unrolled to a bound) and
+ * produces events as herd7 does for each primitive (see LKMM-NOTES.md): each
+ * event has a guard (its path condition), an address and a value, all Z3
+ * terms.  It computes the static relations in C (po, int/ext, rmw, addr,
+ * data, ctrl) and encodes the dynamic choices of an execution: rf (one
+ * variable per write/read pair that may alias), co (integer timestamps per
+ * write, initial write first), and the derived fr, plus the lock rules of
+ * lock.cat that shape co and rf for spinlocks.  It does not know the memory
+ * model's axioms: models/ builds those from the relations here.
+ */
+#ifndef LKMMC_ENCODER_H
+#define LKMMC_ENCODER_H
+
+#include <z3.h>
+
+#include "encoder/rel.h"
+#include "frontend/diag.h"
+#include "frontend/ir.h"
+
+/* Event classes (bit numbers), named after the cat sets they feed. */
+enum ev_class {
+	EVC_R, EVC_W, EVC_F, EVC_SRCU, EVC_IW,
+	EVC_ONCE, EVC_ACQUIRE, EVC_RELEASE, EVC_NORETURN, EVC_RMW,
+	EVC_LKR, EVC_LKW, EVC_UL, EVC_LF, EVC_RL, EVC_RU,
+	EVC_SRCU_LOCK, EVC_SRCU_UNLOCK, EVC_SYNC_SRCU,
+	EVC_MB, EVC_RMB, EVC_WMB, EVC_BARRIER,
+	EVC_RCU_LOCK, EVC_RCU_UNLOCK, EVC_SYNC_RCU,
+	EVC_BEFORE_ATOMIC, EVC_AFTER_ATOMIC, EVC_AFTER_SPINLOCK,
+	EVC_AFTER_UNLOCK_LOCK,
+	EVC_COUNT
+};
+#define EVC_BIT(c) (1ul << (c))
+
+struct event {
+	int thread;            /* process id, -1 for an initial write */
+	int po;                /* position in the thread's program order */
+	unsigned long cls;     /* EVC_BIT set of its classes */
+	Z3_ast guard;          /* executed iff this holds */
+	Z3_ast addr;           /* address (Int), NULL for fences */
+	int loc;               /* location when static, -1 when symbolic/none */
+	Z3_ast val;            /* value read or written (Int), NULL if none */
+	const struct ir_instr *instr; /* the source instruction, NULL for IW */
+	int rmw_peer;          /* the other event of its RMW pair, -1 if none */
+	int *addr_dep, naddr_dep; /* reads whose values reach the address */
+	int *data_dep, ndata_dep; /* reads whose values reach the stored value */
+	int *ctrl_dep, nctrl_dep; /* reads deciding a branch this event is in */
+};
+
+struct encoder_options {
+	int unroll; /* loop iterations kept (herd7's default is 2) */
+};
+
+struct encoding {
+	Z3_context z;               /* the Z3 context everything lives in */
+	struct arena *arena;        /* per-test allocations */
+	const struct ir_program *prog; /* the program encoded */
+	struct event *ev;           /* the events; initial writes first */
+	int n;                      /* number of events */
+	Z3_ast *guard;              /* guard of each event (rel_ctx uses it) */
+	struct rel_ctx rc;          /* relation algebra over these events */
+	Z3_ast_vector facts;        /* the program's constraints (always hold) */
+	/* Static relations (guards included) and the execution's choices. */
+	rel_t po, int_, ext, loc, rmw, addr, data, ctrl;
+	rel_t rf, co, fr;
+	rel_t critical;             /* lock.cat's critical: LKW -> its UL */
+	set_t cls[EVC_COUNT];       /* one set per event class */
+	Z3_ast *final_loc;          /* final value of each location */
+	Z3_ast **final_reg;         /* final value of each thread's registers */
+	Z3_ast *ts;                 /* co timestamp of each write, else NULL */
+	Z3_ast *rts;                /* timestamp of the write a read reads from */
+	Z3_ast *rf_var;             /* n*n: rf choice variables (NULL if none) */
+	int unwound;                /* 1 when some loop hit the unroll bound */
+};
+
+/* Encode prog.  Returns NULL and fills d on unsupported input. */
+struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
+				const struct encoder_options *opt,
+				struct diag *d);
+void encoding_free(struct encoding *enc);
+
+/* The address constant of location loc, and the location an address value
+ * names (-1 if it names none). */
+long enc_loc_address(int loc);
+int enc_address_loc(const struct encoding *enc, long value);
+
+/* Z3 term for an observable's final value. */
+Z3_ast enc_observable(const struct encoding *enc, struct ir_observable o);
+/* Z3 formula for a final condition. */
+Z3_ast enc_cond(const struct encoding *enc, const struct ir_cond *c);
+
+/* Short description of an event ("P1:12 R[once] y"), for output. */
+const char *enc_event_name(const struct encoding *enc, int e);
+
+#endif

@@ -1,0 +1,448 @@
+/*
+ * execution.c - the candidate-execution space of a program.
+ *
+ * Creates the initial writes, runs every thread (symex.c), then builds the
+ * static relations (po, int/ext, loc, rmw, addr/data/ctrl) and the dynamic
+ * choices of an execution:
+ *   rf  one Boolean per (write, read) pair that may touch the same location;
+ *       an executed read reads from exactly one write, with its value;
+ *   co  an integer timestamp per write, distinct among writes to one
+ *       location, initial write first (timestamp 0);
+ *   fr  derived: a read is fr-before every write co-after its source.
+ * Spinlocks follow lock.cat: LKR reads from the initial write or an UL (the
+ * write co-just-before its LKW), an UL sits co-just-after the LKW of its
+ * critical section, an unmatched LKW is co-last, LF/RL read from an LKW and
+ * RU from an UL or the initial write.  Final values are those of the co-last
+ * write.  This file knows no axioms; models/ adds them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoder/encoder.h"
+#include "encoder/internal.h"
+#include "frontend/arena.h"
+
+/* Addresses of shared locations: far from any value a litmus test uses, so
+ * that a pointer value prints as the location it names. */
+#define ADDR_BASE 0x40000000L
+
+long enc_loc_address(int loc)
+{
+	return ADDR_BASE + loc;
+}
+
+int enc_address_loc(const struct encoding *enc, long value)
+{
+	long i = value - ADDR_BASE;
+	if (i < 0 || i >= enc->prog->nlocs)
+		return -1;
+	return (int)i;
+}
+
+static Z3_ast mk_int(Z3_context z, long v)
+{
+	return Z3_mk_int64(z, v, Z3_mk_int_sort(z));
+}
+
+static void fact(struct encoding *enc, Z3_ast f)
+{
+	Z3_ast_vector_push(enc->z, enc->facts, f);
+}
+
+static int has(const struct event *e, enum ev_class c)
+{
+	return (e->cls & EVC_BIT(c)) != 0;
+}
+
+/* Whether two events may touch the same location, and the formula for it
+ * (without guards).  NULL when they never do. */
+static Z3_ast same_addr(struct encoding *enc, int a, int b)
+{
+	const struct event *x = &enc->ev[a], *y = &enc->ev[b];
+	if (!x->addr || !y->addr)
+		return NULL;
+	if (x->loc >= 0 && y->loc >= 0)
+		return x->loc == y->loc ? enc->rc.t : NULL;
+	return Z3_mk_eq(enc->z, x->addr, y->addr);
+}
+
+static Z3_ast and3(struct encoding *enc, Z3_ast a, Z3_ast b, Z3_ast c)
+{
+	return rel_and2(&enc->rc, rel_and2(&enc->rc, a, b), c);
+}
+
+static void add_initial_writes(struct encoding *enc)
+{
+	const struct ir_program *p = enc->prog;
+	enc->ev = arena_alloc(enc->arena, sizeof *enc->ev * (size_t)(p->nlocs ? p->nlocs : 1));
+	for (int i = 0; i < p->nlocs; i++) {
+		struct event *ev = &enc->ev[enc->n++];
+		memset(ev, 0, sizeof *ev);
+		ev->thread = -1;
+		ev->po = -1;
+		ev->cls = EVC_BIT(EVC_W) | EVC_BIT(EVC_IW);
+		ev->guard = enc->rc.t;
+		ev->loc = i;
+		ev->addr = mk_int(enc->z, enc_loc_address(i));
+		const struct ir_value *v = &p->locs[i].init;
+		ev->val = mk_int(enc->z, v->kind == IR_VAL_LOC ? enc_loc_address(v->loc) : v->num);
+		ev->rmw_peer = -1;
+	}
+}
+
+static void build_static(struct encoding *enc)
+{
+	struct rel_ctx *rc = &enc->rc;
+	int n = enc->n;
+	for (int c = 0; c < EVC_COUNT; c++) {
+		enc->cls[c] = set_new(rc);
+		for (int e = 0; e < n; e++)
+			if (has(&enc->ev[e], (enum ev_class)c))
+				enc->cls[c][e] = enc->guard[e];
+	}
+	enc->po = rel_new(rc);
+	enc->int_ = rel_new(rc);
+	enc->ext = rel_new(rc);
+	enc->loc = rel_new(rc);
+	enc->rmw = rel_new(rc);
+	enc->addr = rel_new(rc);
+	enc->data = rel_new(rc);
+	enc->ctrl = rel_new(rc);
+	for (int a = 0; a < n; a++) {
+		const struct event *x = &enc->ev[a];
+		for (int b = 0; b < n; b++) {
+			const struct event *y = &enc->ev[b];
+			Z3_ast gg = rel_and2(rc, x->guard, y->guard);
+			if (x->thread >= 0 && x->thread == y->thread) {
+				REL_AT(enc->int_, n, a, b) = gg;
+				if (a < b)
+					REL_AT(enc->po, n, a, b) = gg;
+			} else {
+				REL_AT(enc->ext, n, a, b) = gg;
+			}
+			Z3_ast sa = same_addr(enc, a, b);
+			if (sa)
+				REL_AT(enc->loc, n, a, b) = rel_and2(rc, gg, sa);
+		}
+		if (x->rmw_peer >= 0 && has(x, EVC_R))
+			REL_AT(enc->rmw, n, a, x->rmw_peer) = x->guard;
+		for (int i = 0; i < x->naddr_dep; i++) {
+			int r = x->addr_dep[i];
+			REL_AT(enc->addr, n, r, a) = rel_and2(rc, enc->guard[r], x->guard);
+		}
+		if (has(x, EVC_W))
+			for (int i = 0; i < x->ndata_dep; i++) {
+				int r = x->data_dep[i];
+				REL_AT(enc->data, n, r, a) = rel_and2(rc, enc->guard[r], x->guard);
+			}
+		for (int i = 0; i < x->nctrl_dep; i++) {
+			int r = x->ctrl_dep[i];
+			if (r < a)
+				REL_AT(enc->ctrl, n, r, a) = rel_and2(rc, enc->guard[r], x->guard);
+		}
+	}
+}
+
+/* Which writes a read may read from, by lock.cat's rules for lock events. */
+static int may_read_from(const struct encoding *enc, int w, int r)
+{
+	const struct event *x = &enc->ev[w], *y = &enc->ev[r];
+	if (y->thread == x->thread && w > r)
+		return 0; /* a po-later write: coherence forbids it */
+	if (has(y, EVC_LKR) || has(y, EVC_RU))
+		return has(x, EVC_IW) || has(x, EVC_UL);
+	if (has(y, EVC_LF) || has(y, EVC_RL))
+		return has(x, EVC_LKW);
+	return 1;
+}
+
+static Z3_ast lt(struct encoding *enc, Z3_ast a, Z3_ast b)
+{
+	return Z3_mk_lt(enc->z, a, b);
+}
+
+static void build_co_rf(struct encoding *enc)
+{
+	Z3_context z = enc->z;
+	struct rel_ctx *rc = &enc->rc;
+	int n = enc->n;
+	enc->ts = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)n);
+	enc->rts = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)n);
+	enc->rf_var = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)n * (size_t)n);
+	Z3_ast zero = mk_int(z, 0), one = mk_int(z, 1);
+	for (int w = 0; w < n; w++) {
+		const struct event *x = &enc->ev[w];
+		if (!has(x, EVC_W))
+			continue;
+		if (has(x, EVC_IW)) {
+			enc->ts[w] = zero;
+		} else {
+			enc->ts[w] = rel_fresh_int(rc, "co");
+			fact(enc, Z3_mk_ge(z, enc->ts[w], one));
+		}
+	}
+	/* co: a strict total order of the writes to each location. */
+	enc->co = rel_new(rc);
+	for (int a = 0; a < n; a++) {
+		if (!enc->ts[a])
+			continue;
+		for (int b = 0; b < n; b++) {
+			if (a == b || !enc->ts[b])
+				continue;
+			Z3_ast sa = same_addr(enc, a, b);
+			if (!sa)
+				continue;
+			Z3_ast both = and3(enc, enc->guard[a], enc->guard[b], sa);
+			if (has(&enc->ev[b], EVC_IW))
+				continue; /* nothing is co-before an initial write */
+			if (has(&enc->ev[a], EVC_IW))
+				REL_AT(enc->co, n, a, b) = both;
+			else
+				REL_AT(enc->co, n, a, b) =
+					rel_and2(rc, both, lt(enc, enc->ts[a], enc->ts[b]));
+			if (a < b && !has(&enc->ev[a], EVC_IW))
+				fact(enc, Z3_mk_implies(z, both,
+					Z3_mk_not(z, Z3_mk_eq(z, enc->ts[a], enc->ts[b]))));
+		}
+	}
+	/* rf: each executed read reads from one write, and takes its value. */
+	enc->rf = rel_new(rc);
+	enc->fr = rel_new(rc);
+	Z3_ast *alts = malloc(sizeof(Z3_ast) * (size_t)n);
+	for (int r = 0; r < n; r++) {
+		const struct event *y = &enc->ev[r];
+		if (!has(y, EVC_R))
+			continue;
+		enc->rts[r] = rel_fresh_int(rc, "rfts");
+		int k = 0;
+		for (int w = 0; w < n; w++) {
+			if (!enc->ts[w] || !may_read_from(enc, w, r))
+				continue;
+			Z3_ast sa = same_addr(enc, w, r);
+			if (!sa)
+				continue;
+			Z3_ast v = rel_fresh_bool(rc, "rf");
+			REL_AT(enc->rf_var, n, w, r) = v;
+			REL_AT(enc->rf, n, w, r) = v;
+			Z3_ast conds[5] = {
+				enc->guard[w], y->guard, sa,
+				Z3_mk_eq(z, y->val, enc->ev[w].val),
+				Z3_mk_eq(z, enc->rts[r], enc->ts[w]),
+			};
+			fact(enc, Z3_mk_implies(z, v, Z3_mk_and(z, 5, conds)));
+			alts[k++] = v;
+		}
+		fact(enc, Z3_mk_implies(z, y->guard,
+					k ? Z3_mk_or(z, (unsigned)k, alts) : Z3_mk_false(z)));
+		/* fr: r is before every write co-after the one it reads. */
+		for (int w = 0; w < n; w++) {
+			if (!enc->ts[w] || has(&enc->ev[w], EVC_IW))
+				continue;
+			Z3_ast sa = same_addr(enc, w, r);
+			if (!sa)
+				continue;
+			REL_AT(enc->fr, n, r, w) =
+				rel_and2(rc, and3(enc, y->guard, enc->guard[w], sa),
+					 lt(enc, enc->rts[r], enc->ts[w]));
+		}
+	}
+	free(alts);
+}
+
+/* ts(a) < ts(w) < ts(b) is impossible for every executed write w to the
+ * same location other than a and b ("b is co-just-after a"), under cond. */
+static void nothing_between(struct encoding *enc, Z3_ast cond, Z3_ast ta,
+			    Z3_ast tb, int loc_ev, int a, int b)
+{
+	Z3_context z = enc->z;
+	for (int w = 0; w < enc->n; w++) {
+		if (w == a || w == b || !enc->ts[w] || has(&enc->ev[w], EVC_IW))
+			continue;
+		Z3_ast sa = same_addr(enc, w, loc_ev);
+		if (!sa)
+			continue;
+		Z3_ast pre = and3(enc, cond, enc->guard[w], sa);
+		Z3_ast in[2] = {lt(enc, ta, enc->ts[w]), lt(enc, enc->ts[w], tb)};
+		fact(enc, Z3_mk_implies(z, pre, Z3_mk_not(z, Z3_mk_and(z, 2, in))));
+	}
+}
+
+static void build_locks(struct encoding *enc)
+{
+	Z3_context z = enc->z;
+	struct rel_ctx *rc = &enc->rc;
+	int n = enc->n;
+	enc->critical = rel_new(rc);
+	/* critical = ([LKW]; po-loc; [UL]) \ (po-loc; [LKW | UL]; po-loc) */
+	for (int k = 0; k < n; k++) {
+		if (!has(&enc->ev[k], EVC_LKW))
+			continue;
+		for (int u = k + 1; u < n; u++) {
+			if (!has(&enc->ev[u], EVC_UL) || enc->ev[u].thread != enc->ev[k].thread)
+				continue;
+			Z3_ast c = REL_AT(enc->loc, n, k, u);
+			if (!c)
+				continue;
+			for (int e = k + 1; e < u && c; e++) {
+				if (!has(&enc->ev[e], EVC_LKW) && !has(&enc->ev[e], EVC_UL))
+					continue;
+				Z3_ast mid = rel_and2(rc, REL_AT(enc->loc, n, k, e),
+						      REL_AT(enc->loc, n, e, u));
+				if (rel_is_true(rc, mid))
+					c = NULL;
+				else if (mid)
+					c = rel_and2(rc, c, Z3_mk_not(z, mid));
+			}
+			REL_AT(enc->critical, n, k, u) = c;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		const struct event *x = &enc->ev[k];
+		if (has(x, EVC_LKR) && x->rmw_peer >= 0) {
+			/* An LKR reads from the write co-just-before its LKW. */
+			int w = x->rmw_peer;
+			nothing_between(enc, x->guard, enc->rts[k], enc->ts[w], k, -1, w);
+			fact(enc, Z3_mk_implies(z, x->guard, lt(enc, enc->rts[k], enc->ts[w])));
+		}
+		if (!has(x, EVC_LKW))
+			continue;
+		Z3_ast matched = NULL;
+		for (int u = 0; u < n; u++) {
+			Z3_ast c = REL_AT(enc->critical, n, k, u);
+			if (!c)
+				continue;
+			matched = rel_or2(rc, matched, c);
+			/* An UL sits co-just-after the LKW of its critical section. */
+			fact(enc, Z3_mk_implies(z, c, lt(enc, enc->ts[k], enc->ts[u])));
+			nothing_between(enc, c, enc->ts[k], enc->ts[u], k, k, u);
+		}
+		/* An unmatched LKW is co-after every other LKW of its lock. */
+		Z3_ast unmatched = rel_and2(rc, x->guard, rel_not(rc, matched));
+		for (int o = 0; o < n; o++) {
+			if (o == k || !has(&enc->ev[o], EVC_LKW))
+				continue;
+			Z3_ast l = REL_AT(enc->loc, n, o, k);
+			if (l)
+				fact(enc, Z3_mk_implies(z, rel_and2(rc, unmatched, l),
+							lt(enc, enc->ts[o], enc->ts[k])));
+		}
+	}
+}
+
+static void build_final(struct encoding *enc)
+{
+	Z3_context z = enc->z;
+	struct rel_ctx *rc = &enc->rc;
+	int n = enc->n;
+	const struct ir_program *p = enc->prog;
+	enc->final_loc = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)(p->nlocs ? p->nlocs : 1));
+	for (int x = 0; x < p->nlocs; x++) {
+		enc->final_loc[x] = rel_fresh_int(rc, p->locs[x].name);
+		int iw = x; /* initial writes come first, in location order */
+		for (int w = 0; w < n; w++) {
+			if (!enc->ts[w] || !same_addr(enc, w, iw))
+				continue;
+			Z3_ast last = rel_and2(rc, enc->guard[w], same_addr(enc, w, iw));
+			for (int o = 0; o < n; o++) {
+				if (o == w || !enc->ts[o] || has(&enc->ev[o], EVC_IW))
+					continue;
+				Z3_ast sa = same_addr(enc, o, iw);
+				if (!sa)
+					continue;
+				Z3_ast later = and3(enc, enc->guard[o], sa,
+						    lt(enc, enc->ts[w], enc->ts[o]));
+				last = rel_and2(rc, last, Z3_mk_not(z, later));
+			}
+			fact(enc, Z3_mk_implies(z, last,
+				Z3_mk_eq(z, enc->final_loc[x], enc->ev[w].val)));
+		}
+	}
+}
+
+struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
+				const struct encoder_options *opt,
+				struct diag *d)
+{
+	struct encoding *enc = calloc(1, sizeof *enc);
+	if (!enc)
+		abort();
+	enc->z = z;
+	enc->arena = arena_new();
+	enc->prog = prog;
+	enc->facts = Z3_mk_ast_vector(z);
+	Z3_ast_vector_inc_ref(z, enc->facts);
+	rel_ctx_init(&enc->rc, z, 0, NULL, enc->arena);
+	enc->final_reg = arena_alloc(enc->arena, sizeof(Z3_ast *) * (size_t)(prog->nthreads ? prog->nthreads : 1));
+
+	add_initial_writes(enc);
+	int cap = enc->n;
+	for (int t = 0; t < prog->nthreads; t++) {
+		if (!symex_thread(enc, &prog->threads[t], opt->unroll, &cap, d)) {
+			encoding_free(enc);
+			return NULL;
+		}
+	}
+	enc->guard = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)(enc->n ? enc->n : 1));
+	for (int e = 0; e < enc->n; e++)
+		enc->guard[e] = enc->ev[e].guard;
+	enc->rc.n = enc->n;
+	enc->rc.guard = enc->guard;
+
+	build_static(enc);
+	build_co_rf(enc);
+	build_locks(enc);
+	build_final(enc);
+	return enc;
+}
+
+void encoding_free(struct encoding *enc)
+{
+	if (!enc)
+		return;
+	Z3_ast_vector_dec_ref(enc->z, enc->facts);
+	rel_ctx_fini(&enc->rc);
+	arena_free(enc->arena);
+	free(enc);
+}
+
+Z3_ast enc_observable(const struct encoding *enc, struct ir_observable o)
+{
+	if (o.thread < 0)
+		return enc->final_loc[o.index];
+	return enc->final_reg[o.thread][o.index];
+}
+
+Z3_ast enc_cond(const struct encoding *enc, const struct ir_cond *c)
+{
+	Z3_context z = enc->z;
+	switch (c->kind) {
+	case IR_C_TRUE:
+		return Z3_mk_true(z);
+	case IR_C_FALSE:
+		return Z3_mk_false(z);
+	case IR_C_ATOM: {
+		long v = c->rhs.kind == IR_VAL_LOC ? enc_loc_address(c->rhs.loc) : c->rhs.num;
+		return Z3_mk_eq(z, enc_observable(enc, c->lhs), mk_int(z, v));
+	}
+	case IR_C_NOT:
+		return Z3_mk_not(z, enc_cond(enc, c->a));
+	case IR_C_AND:
+	case IR_C_OR: {
+		Z3_ast ab[2] = {enc_cond(enc, c->a), enc_cond(enc, c->b)};
+		return c->kind == IR_C_AND ? Z3_mk_and(z, 2, ab) : Z3_mk_or(z, 2, ab);
+	}
+	}
+	return Z3_mk_false(z);
+}
+
+const char *enc_event_name(const struct encoding *enc, int e)
+{
+	const struct event *x = &enc->ev[e];
+	const char *loc = x->loc >= 0 ? enc->prog->locs[x->loc].name : "?";
+	if (x->thread < 0)
+		return arena_printf(enc->arena, "init %s", loc);
+	const char *text = x->instr && x->instr->text ? x->instr->text : "";
+	int line = x->instr ? x->instr->pos.line : 0;
+	return arena_printf(enc->arena, "P%d:%d %s", x->thread, line, text);
+}

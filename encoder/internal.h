@@ -1,0 +1,15 @@
+/*
+ * internal.h - what the encoder's files share and nobody else sees.
+ */
+#ifndef LKMMC_ENCODER_INTERNAL_H
+#define LKMMC_ENCODER_INTERNAL_H
+
+#include "encoder/encoder.h"
+
+/* Run one thread symbolically, appending its events to enc->ev (capacity in
+ * *cap) and setting enc->final_reg[th->id].  Returns 0 and fills d when the
+ * thread uses something the encoder does not support. */
+int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
+		 int *cap, struct diag *d);
+
+#endif

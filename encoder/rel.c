@@ -1,0 +1,538 @@
+/*
+ * rel.c - relation algebra over Z3 with static pruning; see rel.h.
+ */
+#include "rel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/arena.h"
+
+#define AT(r, a, b) REL_AT(r, rc->n, a, b)
+
+void rel_ctx_init(struct rel_ctx *rc, Z3_context z, int n, const Z3_ast *guard,
+		  struct arena *arena)
+{
+	memset(rc, 0, sizeof *rc);
+	rc->z = z;
+	rc->n = n;
+	rc->guard = guard;
+	rc->arena = arena;
+	rc->t = Z3_mk_true(z);
+	rc->defs = Z3_mk_ast_vector(z);
+	Z3_ast_vector_inc_ref(z, rc->defs);
+}
+
+void rel_ctx_fini(struct rel_ctx *rc)
+{
+	Z3_ast_vector_dec_ref(rc->z, rc->defs);
+}
+
+int rel_is_true(struct rel_ctx *rc, Z3_ast a)
+{
+	return a && (a == rc->t || Z3_is_eq_ast(rc->z, a, rc->t));
+}
+
+Z3_ast rel_and2(struct rel_ctx *rc, Z3_ast a, Z3_ast b)
+{
+	if (!a || !b)
+		return NULL;
+	if (rel_is_true(rc, a))
+		return b;
+	if (rel_is_true(rc, b))
+		return a;
+	if (Z3_is_eq_ast(rc->z, a, b))
+		return a;
+	Z3_ast args[2] = {a, b};
+	return Z3_mk_and(rc->z, 2, args);
+}
+
+Z3_ast rel_or2(struct rel_ctx *rc, Z3_ast a, Z3_ast b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	if (rel_is_true(rc, a) || rel_is_true(rc, b))
+		return rc->t;
+	if (Z3_is_eq_ast(rc->z, a, b))
+		return a;
+	Z3_ast args[2] = {a, b};
+	return Z3_mk_or(rc->z, 2, args);
+}
+
+Z3_ast rel_not(struct rel_ctx *rc, Z3_ast a)
+{
+	if (!a)
+		return rc->t;
+	return Z3_mk_not(rc->z, a);
+}
+
+static Z3_ast fresh_const(struct rel_ctx *rc, const char *prefix, Z3_sort s)
+{
+	char name[96];
+	snprintf(name, sizeof name, "%s!%d", prefix, rc->fresh++);
+	return Z3_mk_const(rc->z, Z3_mk_string_symbol(rc->z, name), s);
+}
+
+Z3_ast rel_fresh_bool(struct rel_ctx *rc, const char *prefix)
+{
+	return fresh_const(rc, prefix, Z3_mk_bool_sort(rc->z));
+}
+
+Z3_ast rel_fresh_int(struct rel_ctx *rc, const char *prefix)
+{
+	return fresh_const(rc, prefix, Z3_mk_int_sort(rc->z));
+}
+
+void rel_define(struct rel_ctx *rc, Z3_ast fact)
+{
+	if (!rel_is_true(rc, fact))
+		Z3_ast_vector_push(rc->z, rc->defs, fact);
+}
+
+/* Disjunction of a buffer of terms (NULL entries skipped). */
+static Z3_ast or_n(struct rel_ctx *rc, Z3_ast *terms, int k)
+{
+	int m = 0;
+	for (int i = 0; i < k; i++) {
+		if (!terms[i])
+			continue;
+		if (rel_is_true(rc, terms[i]))
+			return rc->t;
+		terms[m++] = terms[i];
+	}
+	if (m == 0)
+		return NULL;
+	if (m == 1)
+		return terms[0];
+	return Z3_mk_or(rc->z, (unsigned)m, terms);
+}
+
+/* ---- sets ---- */
+
+set_t set_new(struct rel_ctx *rc)
+{
+	return arena_alloc(rc->arena, sizeof(Z3_ast) * (size_t)rc->n);
+}
+
+set_t set_all(struct rel_ctx *rc)
+{
+	set_t s = set_new(rc);
+	for (int e = 0; e < rc->n; e++)
+		s[e] = rc->guard[e];
+	return s;
+}
+
+set_t set_union(struct rel_ctx *rc, set_t a, set_t b)
+{
+	set_t s = set_new(rc);
+	for (int e = 0; e < rc->n; e++)
+		s[e] = rel_or2(rc, a[e], b[e]);
+	return s;
+}
+
+set_t set_inter(struct rel_ctx *rc, set_t a, set_t b)
+{
+	set_t s = set_new(rc);
+	for (int e = 0; e < rc->n; e++)
+		s[e] = rel_and2(rc, a[e], b[e]);
+	return s;
+}
+
+set_t set_diff(struct rel_ctx *rc, set_t a, set_t b)
+{
+	set_t s = set_new(rc);
+	for (int e = 0; e < rc->n; e++)
+		s[e] = b[e] ? rel_and2(rc, a[e], rel_not(rc, b[e])) : a[e];
+	return s;
+}
+
+set_t set_domain(struct rel_ctx *rc, rel_t r)
+{
+	set_t s = set_new(rc);
+	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)rc->n);
+	for (int a = 0; a < rc->n; a++) {
+		for (int b = 0; b < rc->n; b++)
+			buf[b] = AT(r, a, b);
+		s[a] = or_n(rc, buf, rc->n);
+	}
+	free(buf);
+	return s;
+}
+
+set_t set_range(struct rel_ctx *rc, rel_t r)
+{
+	set_t s = set_new(rc);
+	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)rc->n);
+	for (int b = 0; b < rc->n; b++) {
+		for (int a = 0; a < rc->n; a++)
+			buf[a] = AT(r, a, b);
+		s[b] = or_n(rc, buf, rc->n);
+	}
+	free(buf);
+	return s;
+}
+
+/* ---- relations ---- */
+
+rel_t rel_new(struct rel_ctx *rc)
+{
+	return arena_alloc(rc->arena, sizeof(Z3_ast) * (size_t)rc->n * (size_t)rc->n);
+}
+
+rel_t rel_id(struct rel_ctx *rc, set_t s)
+{
+	rel_t r = rel_new(rc);
+	for (int e = 0; e < rc->n; e++)
+		AT(r, e, e) = s[e];
+	return r;
+}
+
+rel_t rel_cross(struct rel_ctx *rc, set_t a, set_t b)
+{
+	rel_t r = rel_new(rc);
+	for (int i = 0; i < rc->n; i++)
+		if (a[i])
+			for (int j = 0; j < rc->n; j++)
+				AT(r, i, j) = rel_and2(rc, a[i], b[j]);
+	return r;
+}
+
+rel_t rel_union(struct rel_ctx *rc, rel_t a, rel_t b)
+{
+	rel_t r = rel_new(rc);
+	size_t nn = (size_t)rc->n * (size_t)rc->n;
+	for (size_t i = 0; i < nn; i++)
+		r[i] = rel_or2(rc, a[i], b[i]);
+	return r;
+}
+
+rel_t rel_union3(struct rel_ctx *rc, rel_t a, rel_t b, rel_t c)
+{
+	return rel_union(rc, rel_union(rc, a, b), c);
+}
+
+rel_t rel_inter(struct rel_ctx *rc, rel_t a, rel_t b)
+{
+	rel_t r = rel_new(rc);
+	size_t nn = (size_t)rc->n * (size_t)rc->n;
+	for (size_t i = 0; i < nn; i++)
+		r[i] = rel_and2(rc, a[i], b[i]);
+	return r;
+}
+
+rel_t rel_diff(struct rel_ctx *rc, rel_t a, rel_t b)
+{
+	rel_t r = rel_new(rc);
+	size_t nn = (size_t)rc->n * (size_t)rc->n;
+	for (size_t i = 0; i < nn; i++) {
+		if (!a[i] || !b[i])
+			r[i] = a[i];
+		else if (rel_is_true(rc, b[i]))
+			r[i] = NULL;
+		else
+			r[i] = rel_and2(rc, a[i], rel_not(rc, b[i]));
+	}
+	return r;
+}
+
+rel_t rel_seq(struct rel_ctx *rc, rel_t a, rel_t b)
+{
+	int n = rc->n;
+	rel_t r = rel_new(rc);
+	int *mid = malloc(sizeof(int) * (size_t)n);
+	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+		for (int c = 0; c < n; c++)
+			if (AT(a, i, c))
+				mid[k++] = c;
+		if (k == 0)
+			continue;
+		for (int j = 0; j < n; j++) {
+			int m = 0;
+			for (int q = 0; q < k; q++) {
+				Z3_ast y = AT(b, mid[q], j);
+				if (y)
+					buf[m++] = rel_and2(rc, AT(a, i, mid[q]), y);
+			}
+			if (m)
+				AT(r, i, j) = or_n(rc, buf, m);
+		}
+	}
+	free(mid);
+	free(buf);
+	return r;
+}
+
+rel_t rel_seq3(struct rel_ctx *rc, rel_t a, rel_t b, rel_t c)
+{
+	return rel_seq(rc, rel_seq(rc, a, b), c);
+}
+
+rel_t rel_inv(struct rel_ctx *rc, rel_t a)
+{
+	rel_t r = rel_new(rc);
+	for (int i = 0; i < rc->n; i++)
+		for (int j = 0; j < rc->n; j++)
+			AT(r, j, i) = AT(a, i, j);
+	return r;
+}
+
+rel_t rel_opt(struct rel_ctx *rc, rel_t a)
+{
+	rel_t r = rel_new(rc);
+	memcpy(r, a, sizeof(Z3_ast) * (size_t)rc->n * (size_t)rc->n);
+	for (int e = 0; e < rc->n; e++)
+		AT(r, e, e) = rel_or2(rc, AT(r, e, e), rc->guard[e]);
+	return r;
+}
+
+rel_t rel_restrict(struct rel_ctx *rc, set_t s1, rel_t a, set_t s2)
+{
+	rel_t r = rel_new(rc);
+	for (int i = 0; i < rc->n; i++) {
+		if (s1 && !s1[i])
+			continue;
+		for (int j = 0; j < rc->n; j++) {
+			Z3_ast x = AT(a, i, j);
+			if (!x || (s2 && !s2[j]))
+				continue;
+			/* The entry already implies both guards; only the class
+			 * part of the set can add information. */
+			if (s1)
+				x = rel_and2(rc, s1[i], x);
+			if (s2)
+				x = rel_and2(rc, x, s2[j]);
+			AT(r, i, j) = x;
+		}
+	}
+	return r;
+}
+
+rel_t rel_name(struct rel_ctx *rc, rel_t a, const char *name)
+{
+	rel_t r = rel_new(rc);
+	size_t nn = (size_t)rc->n * (size_t)rc->n;
+	for (size_t i = 0; i < nn; i++) {
+		if (!a[i] || rel_is_true(rc, a[i]) ||
+		    (Z3_is_app(rc->z, a[i]) &&
+		     Z3_get_app_num_args(rc->z, Z3_to_app(rc->z, a[i])) == 0)) {
+			r[i] = a[i];
+			continue;
+		}
+		Z3_ast v = rel_fresh_bool(rc, name);
+		rel_define(rc, Z3_mk_eq(rc->z, v, a[i]));
+		r[i] = v;
+	}
+	return r;
+}
+
+/* Static reachability (may-closure) of the non-NULL pattern of a. */
+static unsigned char *may_closure(struct rel_ctx *rc, rel_t a)
+{
+	int n = rc->n;
+	unsigned char *m = calloc((size_t)n * (size_t)n, 1);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			m[(size_t)i * n + j] = AT(a, i, j) != NULL;
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < n; i++)
+			if (m[(size_t)i * n + k])
+				for (int j = 0; j < n; j++)
+					if (m[(size_t)k * n + j])
+						m[(size_t)i * n + j] = 1;
+	return m;
+}
+
+/*
+ * a+ as fresh variables tc(i,j) over the may-closure with the Horn rules
+ *   a(i,j) => tc(i,j)      tc(i,k) /\ a(k,j) => tc(i,j).
+ * Every model of the rules contains the true closure; the least model is the
+ * closure itself.  Entries reachable only through statically true edges are
+ * true outright.  Pairs not in the may-closure stay NULL.
+ */
+rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
+{
+	int n = rc->n;
+	unsigned char *may = may_closure(rc, a);
+	rel_t r = rel_new(rc);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (may[(size_t)i * n + j])
+				AT(r, i, j) = rel_fresh_bool(rc, name);
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			Z3_ast x = AT(a, i, j);
+			if (x)
+				rel_define(rc, Z3_mk_implies(rc->z, x, AT(r, i, j)));
+		}
+		for (int k = 0; k < n; k++) {
+			if (!AT(r, i, k))
+				continue;
+			for (int j = 0; j < n; j++) {
+				Z3_ast x = AT(a, k, j);
+				if (!x)
+					continue;
+				Z3_ast lhs = rel_and2(rc, AT(r, i, k), x);
+				rel_define(rc, Z3_mk_implies(rc->z, lhs, AT(r, i, j)));
+			}
+		}
+	}
+	free(may);
+	return r;
+}
+
+rel_t rel_star(struct rel_ctx *rc, rel_t a, const char *name)
+{
+	return rel_opt(rc, rel_plus(rc, a, name));
+}
+
+/* Tarjan's SCCs over the may-graph; comp[v] = component id. */
+struct scc_state {
+	struct rel_ctx *rc;
+	rel_t a;
+	int *index, *low, *stack, *comp, *onstack;
+	int sp, counter, ncomp;
+};
+
+static void scc_visit(struct scc_state *st, int v)
+{
+	/* Iterative to avoid deep recursion on long chains. */
+	int n = st->rc->n;
+	int *next = calloc((size_t)n, sizeof(int));
+	int *call = malloc(sizeof(int) * (size_t)n);
+	int depth = 0;
+	call[depth++] = v;
+	st->index[v] = st->low[v] = st->counter++;
+	st->stack[st->sp++] = v;
+	st->onstack[v] = 1;
+	while (depth) {
+		int u = call[depth - 1];
+		if (next[u] < n) {
+			int w = next[u]++;
+			if (!REL_AT(st->a, n, u, w))
+				continue;
+			if (st->index[w] < 0) {
+				st->index[w] = st->low[w] = st->counter++;
+				st->stack[st->sp++] = w;
+				st->onstack[w] = 1;
+				call[depth++] = w;
+			} else if (st->onstack[w] && st->index[w] < st->low[u]) {
+				st->low[u] = st->index[w];
+			}
+			continue;
+		}
+		if (st->low[u] == st->index[u]) {
+			int w;
+			do {
+				w = st->stack[--st->sp];
+				st->onstack[w] = 0;
+				st->comp[w] = st->ncomp;
+			} while (w != u);
+			st->ncomp++;
+		}
+		depth--;
+		if (depth) {
+			int p = call[depth - 1];
+			if (st->low[u] < st->low[p])
+				st->low[p] = st->low[u];
+		}
+	}
+	free(next);
+	free(call);
+}
+
+Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name)
+{
+	int n = rc->n;
+	struct scc_state st = {.rc = rc, .a = a};
+	st.index = malloc(sizeof(int) * (size_t)n);
+	st.low = malloc(sizeof(int) * (size_t)n);
+	st.stack = malloc(sizeof(int) * (size_t)n);
+	st.comp = malloc(sizeof(int) * (size_t)n);
+	st.onstack = calloc((size_t)n, sizeof(int));
+	for (int v = 0; v < n; v++)
+		st.index[v] = -1;
+	for (int v = 0; v < n; v++)
+		if (st.index[v] < 0)
+			scc_visit(&st, v);
+
+	Z3_ast *rank = calloc((size_t)n, sizeof(Z3_ast));
+	Z3_ast_vector parts = Z3_mk_ast_vector(rc->z);
+	Z3_ast_vector_inc_ref(rc->z, parts);
+	char rname[64];
+	snprintf(rname, sizeof rname, "rank-%s", name);
+	for (int i = 0; i < n; i++) {
+		if (AT(a, i, i))
+			Z3_ast_vector_push(rc->z, parts, rel_not(rc, AT(a, i, i)));
+		for (int j = 0; j < n; j++) {
+			Z3_ast x = AT(a, i, j);
+			if (!x || i == j || st.comp[i] != st.comp[j])
+				continue;
+			if (!rank[i])
+				rank[i] = rel_fresh_int(rc, rname);
+			if (!rank[j])
+				rank[j] = rel_fresh_int(rc, rname);
+			Z3_ast lt = Z3_mk_lt(rc->z, rank[i], rank[j]);
+			Z3_ast_vector_push(rc->z, parts, Z3_mk_implies(rc->z, x, lt));
+		}
+	}
+	unsigned k = Z3_ast_vector_size(rc->z, parts);
+	Z3_ast *args = malloc(sizeof(Z3_ast) * (k ? k : 1));
+	for (unsigned i = 0; i < k; i++)
+		args[i] = Z3_ast_vector_get(rc->z, parts, i);
+	Z3_ast res = k ? Z3_mk_and(rc->z, k, args) : rc->t;
+	free(args);
+	Z3_ast_vector_dec_ref(rc->z, parts);
+	free(rank);
+	free(st.index);
+	free(st.low);
+	free(st.stack);
+	free(st.comp);
+	free(st.onstack);
+	return res;
+}
+
+static Z3_ast none_of(struct rel_ctx *rc, Z3_ast *xs, size_t k)
+{
+	Z3_ast *buf = malloc(sizeof(Z3_ast) * (k ? k : 1));
+	int m = 0;
+	for (size_t i = 0; i < k; i++)
+		if (xs[i])
+			buf[m++] = xs[i];
+	Z3_ast any = or_n(rc, buf, m);
+	free(buf);
+	return rel_not(rc, any);
+}
+
+Z3_ast rel_irreflexive(struct rel_ctx *rc, rel_t a)
+{
+	Z3_ast *diag = malloc(sizeof(Z3_ast) * (size_t)rc->n);
+	for (int e = 0; e < rc->n; e++)
+		diag[e] = AT(a, e, e);
+	Z3_ast res = none_of(rc, diag, (size_t)rc->n);
+	free(diag);
+	return res;
+}
+
+Z3_ast rel_is_empty(struct rel_ctx *rc, rel_t a)
+{
+	return none_of(rc, a, (size_t)rc->n * (size_t)rc->n);
+}
+
+Z3_ast set_is_empty(struct rel_ctx *rc, set_t s)
+{
+	return none_of(rc, s, (size_t)rc->n);
+}
+
+int rel_count(const struct rel_ctx *rc, rel_t a)
+{
+	int k = 0;
+	size_t nn = (size_t)rc->n * (size_t)rc->n;
+	for (size_t i = 0; i < nn; i++)
+		k += a[i] != NULL;
+	return k;
+}

@@ -1,0 +1,101 @@
+/*
+ * rel.h - a small relation algebra over Z3, for writing cat models in C.
+ *
+ * Over the n events of one candidate-execution encoding, a set is an array
+ * of n formulas (event e is in the set iff set[e] holds) and a relation is an
+ * n x n matrix of formulas.  NULL stands for "statically false": most pairs of
+ * most relations can never be related, and no formula or variable is ever
+ * made for them.  Constant folding keeps statically true entries as the true
+ * literal.  Every set and relation already includes the guards of its events
+ * (an event that is not executed is in no set and no relation), so that the
+ * identity [S] and cross product S1*S2 need no extra care.
+ *
+ * Closures (R+, R*) and let-rec definitions introduce fresh variables with
+ * Horn constraints "definition => variable" (see rel_plus): the variable may
+ * be larger than the least fixpoint.  That is exact as long as every closure
+ * is used with negative polarity only (wanted small: inside acyclic, empty,
+ * irreflexive axioms, or subtracted in a flag); models/lkmm.c documents why
+ * this holds for the LKMM.  Acyclicity uses integer ranks, only inside the
+ * strongly connected components of the relation's may-graph.
+ *
+ * This file does not know about events' meaning, the program or the model.
+ */
+#ifndef LKMMC_REL_H
+#define LKMMC_REL_H
+
+#include <z3.h>
+
+struct arena;
+
+/* The context of one encoding: Z3 context, event count, and the side
+ * constraints (definitions of fresh variables) collected so far. */
+struct rel_ctx {
+	Z3_context z;           /* Z3 context */
+	int n;                  /* number of events */
+	const Z3_ast *guard;    /* guard[e]: event e is executed (n entries) */
+	struct arena *arena;    /* all sets/relations are allocated here */
+	Z3_ast t;               /* the true literal */
+	Z3_ast_vector defs;     /* definitional constraints, always asserted */
+	int fresh;              /* counter for fresh variable names */
+};
+
+typedef Z3_ast *set_t; /* n formulas, NULL = false */
+typedef Z3_ast *rel_t; /* n*n formulas (row-major), NULL = false */
+
+#define REL_AT(r, n, a, b) ((r)[(size_t)(a) * (size_t)(n) + (size_t)(b)])
+
+void rel_ctx_init(struct rel_ctx *rc, Z3_context z, int n, const Z3_ast *guard,
+		  struct arena *arena);
+void rel_ctx_fini(struct rel_ctx *rc);
+
+/* Boolean helpers with NULL = false and folding of the true literal. */
+Z3_ast rel_and2(struct rel_ctx *rc, Z3_ast a, Z3_ast b);
+Z3_ast rel_or2(struct rel_ctx *rc, Z3_ast a, Z3_ast b);
+Z3_ast rel_not(struct rel_ctx *rc, Z3_ast a); /* never NULL */
+int rel_is_true(struct rel_ctx *rc, Z3_ast a);
+Z3_ast rel_fresh_bool(struct rel_ctx *rc, const char *prefix);
+Z3_ast rel_fresh_int(struct rel_ctx *rc, const char *prefix);
+/* Add a definitional constraint (always asserted). */
+void rel_define(struct rel_ctx *rc, Z3_ast fact);
+
+/* Sets. */
+set_t set_new(struct rel_ctx *rc);                   /* empty */
+set_t set_all(struct rel_ctx *rc);                   /* every executed event */
+set_t set_union(struct rel_ctx *rc, set_t a, set_t b);
+set_t set_inter(struct rel_ctx *rc, set_t a, set_t b);
+set_t set_diff(struct rel_ctx *rc, set_t a, set_t b);
+set_t set_domain(struct rel_ctx *rc, rel_t r);
+set_t set_range(struct rel_ctx *rc, rel_t r);
+
+/* Relations. */
+rel_t rel_new(struct rel_ctx *rc);                   /* empty */
+rel_t rel_id(struct rel_ctx *rc, set_t s);           /* [S] */
+rel_t rel_cross(struct rel_ctx *rc, set_t a, set_t b); /* S1 * S2 */
+rel_t rel_union(struct rel_ctx *rc, rel_t a, rel_t b);
+rel_t rel_union3(struct rel_ctx *rc, rel_t a, rel_t b, rel_t c);
+rel_t rel_inter(struct rel_ctx *rc, rel_t a, rel_t b);
+rel_t rel_diff(struct rel_ctx *rc, rel_t a, rel_t b);
+rel_t rel_seq(struct rel_ctx *rc, rel_t a, rel_t b); /* a ; b */
+rel_t rel_seq3(struct rel_ctx *rc, rel_t a, rel_t b, rel_t c);
+rel_t rel_inv(struct rel_ctx *rc, rel_t a);          /* a^-1 */
+rel_t rel_opt(struct rel_ctx *rc, rel_t a);          /* a? = a | id */
+rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name); /* a+ */
+rel_t rel_star(struct rel_ctx *rc, rel_t a, const char *name); /* a* */
+/* [S1] ; a ; [S2] (either set may be NULL for "all"). */
+rel_t rel_restrict(struct rel_ctx *rc, set_t s1, rel_t a, set_t s2);
+/* Give every non-constant entry of a a fresh variable equivalent to it:
+ * keeps formulas small when a relation is used many times. */
+rel_t rel_name(struct rel_ctx *rc, rel_t a, const char *name);
+
+/* Axioms: formulas that hold iff the relation is acyclic / irreflexive /
+ * empty.  rel_acyclic introduces rank variables, so its result may only be
+ * asserted (or implied by an assumption literal), never negated. */
+Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name);
+Z3_ast rel_irreflexive(struct rel_ctx *rc, rel_t a);
+Z3_ast rel_is_empty(struct rel_ctx *rc, rel_t a);
+Z3_ast set_is_empty(struct rel_ctx *rc, set_t s);
+
+/* Number of non-NULL entries (for statistics and tests). */
+int rel_count(const struct rel_ctx *rc, rel_t a);
+
+#endif

@@ -1,0 +1,688 @@
+/*
+ * symex.c - bounded symbolic execution of each thread into events.
+ *
+ * Walks a thread's IR with a path guard and a register file of symbolic
+ * values, creating the events herd7 creates for each primitive (fences
+ * around full-barrier RMWs, LKR/LKW pairs for spin_lock, one event per
+ * alternative outcome of cmpxchg/trylock/is_locked, each guarded by that
+ * outcome).  Every register value carries the set of reads it depends on,
+ * which gives the addr, data and ctrl dependencies.  Loops run at most
+ * `unroll` times; an execution that needs more is dropped (as herd7 does)
+ * and the encoding records that the bound was reached.  This file creates
+ * events only: relations and execution choices are built in execution.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoder/encoder.h"
+#include "encoder/internal.h"
+#include "frontend/arena.h"
+
+/* A set of read events, sorted, immutable once built. */
+struct deps {
+	int *ids; /* event indices */
+	int n;    /* how many */
+};
+
+struct regval {
+	Z3_ast v;       /* symbolic value */
+	struct deps d;  /* reads it depends on */
+};
+
+struct state {
+	Z3_ast guard;        /* path condition */
+	struct regval *regs; /* one per register of the thread */
+};
+
+struct loop_ctx {
+	struct state *exits;   /* states leaving by break */
+	int nexits, cap;       /* count, capacity */
+	struct state *conts;   /* states reaching continue */
+	int nconts, ccap;      /* count, capacity */
+	struct loop_ctx *outer;/* enclosing loop */
+};
+
+struct symex {
+	struct encoding *enc;     /* where events go */
+	struct diag *d;           /* first error */
+	int unroll;               /* loop bound */
+	const struct ir_thread *th; /* thread being run */
+	int po;                   /* next program-order index */
+	int cap;                  /* capacity of enc->ev */
+	struct deps ctrl;         /* reads deciding the current path */
+	struct loop_ctx *loop;    /* innermost loop */
+	Z3_ast f;                 /* false literal */
+	Z3_ast t;                 /* true literal */
+	int failed;               /* an error was reported */
+};
+
+static Z3_context Z(struct symex *sx) { return sx->enc->z; }
+
+static struct deps deps_union(struct symex *sx, struct deps a, struct deps b)
+{
+	if (b.n == 0)
+		return a;
+	if (a.n == 0)
+		return b;
+	struct deps r;
+	r.ids = arena_alloc(sx->enc->arena, sizeof(int) * (size_t)(a.n + b.n));
+	r.n = 0;
+	int i = 0, j = 0;
+	while (i < a.n || j < b.n) {
+		int x;
+		if (j >= b.n || (i < a.n && a.ids[i] < b.ids[j]))
+			x = a.ids[i++];
+		else if (i >= a.n || b.ids[j] < a.ids[i])
+			x = b.ids[j++];
+		else {
+			x = a.ids[i++];
+			j++;
+		}
+		r.ids[r.n++] = x;
+	}
+	return r;
+}
+
+static struct deps deps_one(struct symex *sx, int e)
+{
+	struct deps r;
+	r.ids = arena_alloc(sx->enc->arena, sizeof(int));
+	r.ids[0] = e;
+	r.n = 1;
+	return r;
+}
+
+static int is_false(struct symex *sx, Z3_ast g)
+{
+	return Z3_get_bool_value(Z(sx), g) == Z3_L_FALSE;
+}
+
+static Z3_ast and2(struct symex *sx, Z3_ast a, Z3_ast b)
+{
+	return rel_and2(&sx->enc->rc, a, b);
+}
+
+static Z3_ast mk_int(struct symex *sx, long v)
+{
+	return Z3_mk_int64(Z(sx), v, Z3_mk_int_sort(Z(sx)));
+}
+
+static Z3_ast fresh_int(struct symex *sx, const char *p)
+{
+	return rel_fresh_int(&sx->enc->rc, p);
+}
+
+static Z3_ast fresh_bool(struct symex *sx, const char *p)
+{
+	return rel_fresh_bool(&sx->enc->rc, p);
+}
+
+static void fact(struct symex *sx, Z3_ast f)
+{
+	Z3_ast_vector_push(Z(sx), sx->enc->facts, f);
+}
+
+static Z3_ast b2i(struct symex *sx, Z3_ast b)
+{
+	return Z3_mk_ite(Z(sx), b, mk_int(sx, 1), mk_int(sx, 0));
+}
+
+static Z3_ast nonzero(struct symex *sx, Z3_ast v)
+{
+	return Z3_mk_not(Z(sx), Z3_mk_eq(Z(sx), v, mk_int(sx, 0)));
+}
+
+static int unsupported(struct symex *sx, struct ir_pos pos, const char *what)
+{
+	if (!sx->failed)
+		diag_error(sx->d, sx->enc->prog->file, pos.line, pos.col,
+			   "unsupported: %s", what);
+	sx->failed = 1;
+	return 0;
+}
+
+/* ---- expressions ---- */
+
+static Z3_ast bv(struct symex *sx, Z3_ast i)
+{
+	return Z3_mk_int2bv(Z(sx), 64, i);
+}
+
+static Z3_ast from_bv(struct symex *sx, Z3_ast b)
+{
+	return Z3_mk_bv2int(Z(sx), b, 1);
+}
+
+static struct regval eval(struct symex *sx, struct state *st,
+			  const struct ir_expr *e)
+{
+	struct regval r = {0};
+	Z3_context z = Z(sx);
+	switch (e->kind) {
+	case IR_E_CONST:
+		r.v = mk_int(sx, e->num);
+		return r;
+	case IR_E_LOC:
+		r.v = mk_int(sx, enc_loc_address(e->loc));
+		return r;
+	case IR_E_REG:
+		return st->regs[e->reg];
+	case IR_E_UNARY: {
+		struct regval a = eval(sx, st, e->a);
+		r.d = a.d;
+		switch ((enum ir_unop)e->op) {
+		case IR_NEG:
+			r.v = Z3_mk_unary_minus(z, a.v);
+			break;
+		case IR_LNOT:
+			r.v = b2i(sx, Z3_mk_eq(z, a.v, mk_int(sx, 0)));
+			break;
+		case IR_BNOT: /* two's complement: ~a == -a - 1 */
+			r.v = Z3_mk_sub(z, 2, (Z3_ast[]){Z3_mk_unary_minus(z, a.v),
+							  mk_int(sx, 1)});
+			break;
+		}
+		return r;
+	}
+	case IR_E_COND: {
+		struct regval a = eval(sx, st, e->a);
+		struct regval b = eval(sx, st, e->b);
+		struct regval c = eval(sx, st, e->c);
+		r.v = Z3_mk_ite(z, nonzero(sx, a.v), b.v, c.v);
+		r.d = deps_union(sx, a.d, deps_union(sx, b.d, c.d));
+		return r;
+	}
+	case IR_E_BINARY:
+		break;
+	}
+	struct regval a = eval(sx, st, e->a);
+	struct regval b = eval(sx, st, e->b);
+	r.d = deps_union(sx, a.d, b.d);
+	Z3_ast ab[2] = {a.v, b.v};
+	switch ((enum ir_binop)e->op) {
+	case IR_ADD: r.v = Z3_mk_add(z, 2, ab); break;
+	case IR_SUB: r.v = Z3_mk_sub(z, 2, ab); break;
+	case IR_MUL: r.v = Z3_mk_mul(z, 2, ab); break;
+	case IR_DIV: r.v = Z3_mk_div(z, a.v, b.v); break;
+	case IR_MOD: r.v = Z3_mk_mod(z, a.v, b.v); break;
+	case IR_BAND: r.v = from_bv(sx, Z3_mk_bvand(z, bv(sx, a.v), bv(sx, b.v))); break;
+	case IR_BOR: r.v = from_bv(sx, Z3_mk_bvor(z, bv(sx, a.v), bv(sx, b.v))); break;
+	case IR_BXOR: r.v = from_bv(sx, Z3_mk_bvxor(z, bv(sx, a.v), bv(sx, b.v))); break;
+	case IR_SHL: r.v = from_bv(sx, Z3_mk_bvshl(z, bv(sx, a.v), bv(sx, b.v))); break;
+	case IR_SHR: r.v = from_bv(sx, Z3_mk_bvashr(z, bv(sx, a.v), bv(sx, b.v))); break;
+	case IR_EQ: r.v = b2i(sx, Z3_mk_eq(z, a.v, b.v)); break;
+	case IR_NE: r.v = b2i(sx, Z3_mk_not(z, Z3_mk_eq(z, a.v, b.v))); break;
+	case IR_LT: r.v = b2i(sx, Z3_mk_lt(z, a.v, b.v)); break;
+	case IR_LE: r.v = b2i(sx, Z3_mk_le(z, a.v, b.v)); break;
+	case IR_GT: r.v = b2i(sx, Z3_mk_gt(z, a.v, b.v)); break;
+	case IR_GE: r.v = b2i(sx, Z3_mk_ge(z, a.v, b.v)); break;
+	case IR_LAND:
+		r.v = b2i(sx, and2(sx, nonzero(sx, a.v), nonzero(sx, b.v)));
+		break;
+	case IR_LOR:
+		r.v = b2i(sx, Z3_mk_or(z, 2, (Z3_ast[]){nonzero(sx, a.v),
+							 nonzero(sx, b.v)}));
+		break;
+	}
+	return r;
+}
+
+/* ---- events ---- */
+
+static int new_event(struct symex *sx, Z3_ast guard, unsigned long cls,
+		     const struct ir_instr *in)
+{
+	struct encoding *enc = sx->enc;
+	if (enc->n == sx->cap) {
+		int ncap = sx->cap ? 2 * sx->cap : 64;
+		enc->ev = arena_grow(enc->arena, enc->ev, sizeof *enc->ev,
+				     (size_t)enc->n, (size_t)ncap);
+		sx->cap = ncap;
+	}
+	int e = enc->n++;
+	struct event *ev = &enc->ev[e];
+	memset(ev, 0, sizeof *ev);
+	ev->thread = sx->th->id;
+	ev->po = sx->po++;
+	ev->cls = cls;
+	ev->guard = guard;
+	ev->loc = -1;
+	ev->instr = in;
+	ev->rmw_peer = -1;
+	ev->ctrl_dep = sx->ctrl.ids;
+	ev->nctrl_dep = sx->ctrl.n;
+	return e;
+}
+
+/* Address of an access: static location when the expression is &x. */
+static void set_addr(struct symex *sx, int e, struct regval a,
+		     const struct ir_expr *ae)
+{
+	struct event *ev = &sx->enc->ev[e];
+	ev->addr = a.v;
+	ev->addr_dep = a.d.ids;
+	ev->naddr_dep = a.d.n;
+	if (ae->kind == IR_E_LOC)
+		ev->loc = ae->loc;
+	else {
+		/* Registers holding a constant address are static too. */
+		int64_t v;
+		if (Z3_get_numeral_int64(Z(sx), a.v, &v)) {
+			ev->loc = enc_address_loc(sx->enc, v);
+			if (ev->loc < 0)
+				unsupported(sx, ae->pos,
+					    "access through a value that is not the address of a shared location");
+		}
+	}
+}
+
+static unsigned long order_class(enum ir_order o, int is_read)
+{
+	switch (o) {
+	case IR_ORD_PLAIN: return 0;
+	case IR_ORD_ACQUIRE: return is_read ? EVC_BIT(EVC_ACQUIRE) : EVC_BIT(EVC_ONCE);
+	case IR_ORD_RELEASE: return is_read ? EVC_BIT(EVC_ONCE) : EVC_BIT(EVC_RELEASE);
+	case IR_ORD_ONCE:
+	case IR_ORD_MB: return EVC_BIT(EVC_ONCE);
+	}
+	return 0;
+}
+
+static int read_event(struct symex *sx, Z3_ast g, unsigned long cls,
+		      const struct ir_instr *in, struct regval addr)
+{
+	int e = new_event(sx, g, EVC_BIT(EVC_R) | cls, in);
+	set_addr(sx, e, addr, in->a);
+	sx->enc->ev[e].val = fresh_int(sx, "val");
+	return e;
+}
+
+static int write_event(struct symex *sx, Z3_ast g, unsigned long cls,
+		       const struct ir_instr *in, struct regval addr,
+		       struct regval v)
+{
+	int e = new_event(sx, g, EVC_BIT(EVC_W) | cls, in);
+	set_addr(sx, e, addr, in->a);
+	struct event *ev = &sx->enc->ev[e];
+	ev->val = v.v;
+	ev->data_dep = v.d.ids;
+	ev->ndata_dep = v.d.n;
+	return e;
+}
+
+static void fence_event(struct symex *sx, Z3_ast g, enum ev_class c,
+			const struct ir_instr *in)
+{
+	new_event(sx, g, EVC_BIT(EVC_F) | EVC_BIT(c), in);
+}
+
+static void pair(struct symex *sx, int r, int w)
+{
+	sx->enc->ev[r].rmw_peer = w;
+	sx->enc->ev[w].rmw_peer = r;
+}
+
+static void set_reg(struct state *st, int reg, Z3_ast v, struct deps d)
+{
+	if (reg < 0)
+		return;
+	st->regs[reg].v = v;
+	st->regs[reg].d = d;
+}
+
+static Z3_ast arith(struct symex *sx, enum ir_binop op, Z3_ast a, Z3_ast b)
+{
+	Z3_ast ab[2] = {a, b};
+	return op == IR_SUB ? Z3_mk_sub(Z(sx), 2, ab) : Z3_mk_add(Z(sx), 2, ab);
+}
+
+static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
+	Z3_context z = Z(sx);
+	Z3_ast g = st->guard;
+	struct regval addr = eval(sx, st, in->a);
+	int mb = in->order == IR_ORD_MB;
+	unsigned long rc = order_class(in->order, 1) | EVC_BIT(EVC_RMW);
+	unsigned long wc = order_class(in->order, 0) | EVC_BIT(EVC_RMW);
+	struct regval b = {0}, c = {0};
+	if (in->b)
+		b = eval(sx, st, in->b);
+	if (in->c)
+		c = eval(sx, st, in->c);
+
+	if (in->rmw == IR_RMW_CMPXCHG || in->rmw == IR_RMW_ADD_UNLESS) {
+		/* Two outcomes: success is a full RMW (with its fences), failure
+		 * a single R[once]; the value read decides which one happens. */
+		Z3_ast succ = fresh_bool(sx, "succ");
+		Z3_ast gs = and2(sx, g, succ);
+		Z3_ast gf = and2(sx, g, Z3_mk_not(z, succ));
+		if (mb)
+			fence_event(sx, gs, EVC_MB, in);
+		int rs = read_event(sx, gs, rc, in, addr);
+		int rf = read_event(sx, gf, EVC_BIT(EVC_ONCE), in, addr);
+		Z3_ast vs = sx->enc->ev[rs].val, vf = sx->enc->ev[rf].val;
+		struct regval nv;
+		Z3_ast res;
+		if (in->rmw == IR_RMW_CMPXCHG) {
+			fact(sx, Z3_mk_implies(z, gs, Z3_mk_eq(z, vs, b.v)));
+			fact(sx, Z3_mk_implies(z, gf, Z3_mk_not(z, Z3_mk_eq(z, vf, b.v))));
+			nv = c;
+			res = Z3_mk_ite(z, succ, vs, vf);
+		} else {
+			fact(sx, Z3_mk_implies(z, gs, Z3_mk_not(z, Z3_mk_eq(z, vs, c.v))));
+			fact(sx, Z3_mk_implies(z, gf, Z3_mk_eq(z, vf, c.v)));
+			nv.v = arith(sx, IR_ADD, vs, b.v);
+			nv.d = deps_union(sx, deps_one(sx, rs), b.d);
+			res = b2i(sx, succ);
+		}
+		int w = write_event(sx, gs, wc, in, addr, nv);
+		pair(sx, rs, w);
+		if (mb)
+			fence_event(sx, gs, EVC_MB, in);
+		struct deps d = deps_union(sx, deps_one(sx, rs), deps_one(sx, rf));
+		set_reg(st, in->dst, res, d);
+		return;
+	}
+
+	if (mb)
+		fence_event(sx, g, EVC_MB, in);
+	if (in->rmw == IR_RMW_OP)
+		rc = (rc & ~EVC_BIT(EVC_ONCE)) | EVC_BIT(EVC_NORETURN);
+	int r = read_event(sx, g, rc, in, addr);
+	Z3_ast old = sx->enc->ev[r].val;
+	struct deps rd = deps_one(sx, r);
+	struct regval nv;
+	Z3_ast res = old;
+	switch (in->rmw) {
+	case IR_RMW_XCHG:
+		nv = b;
+		break;
+	case IR_RMW_OP_RETURN:
+		nv.v = arith(sx, in->arith, old, b.v);
+		nv.d = deps_union(sx, rd, b.d);
+		res = nv.v;
+		break;
+	default: /* FETCH_OP, OP */
+		nv.v = arith(sx, in->arith, old, b.v);
+		nv.d = deps_union(sx, rd, b.d);
+		break;
+	}
+	int w = write_event(sx, g, wc, in, addr, nv);
+	pair(sx, r, w);
+	if (mb)
+		fence_event(sx, g, EVC_MB, in);
+	if (in->rmw == IR_RMW_OP_RETURN)
+		set_reg(st, in->dst, res, deps_union(sx, rd, b.d));
+	else
+		set_reg(st, in->dst, res, rd);
+}
+
+static const enum ev_class fence_class[] = {
+	[IR_F_MB] = EVC_MB, [IR_F_RMB] = EVC_RMB, [IR_F_WMB] = EVC_WMB,
+	[IR_F_BARRIER] = EVC_BARRIER, [IR_F_RCU_LOCK] = EVC_RCU_LOCK,
+	[IR_F_RCU_UNLOCK] = EVC_RCU_UNLOCK, [IR_F_SYNC_RCU] = EVC_SYNC_RCU,
+	[IR_F_BEFORE_ATOMIC] = EVC_BEFORE_ATOMIC,
+	[IR_F_AFTER_ATOMIC] = EVC_AFTER_ATOMIC,
+	[IR_F_AFTER_SPINLOCK] = EVC_AFTER_SPINLOCK,
+	[IR_F_AFTER_UNLOCK_LOCK] = EVC_AFTER_UNLOCK_LOCK,
+};
+
+static void do_lock(struct symex *sx, Z3_ast g, const struct ir_instr *in,
+		    struct regval addr)
+{
+	int r = read_event(sx, g, EVC_BIT(EVC_LKR), in, addr);
+	struct regval one = {mk_int(sx, 1), {0}};
+	int w = write_event(sx, g, EVC_BIT(EVC_LKW), in, addr, one);
+	/* LKW is a write but lock.cat keeps it apart from W until co is
+	 * built; execution.c handles lock events itself. */
+	pair(sx, r, w);
+}
+
+static void exec_block(struct symex *sx, struct state *st, const struct ir_block *b);
+
+static struct state copy_state(struct symex *sx, const struct state *st)
+{
+	struct state c;
+	c.guard = st->guard;
+	c.regs = arena_alloc(sx->enc->arena, sizeof(struct regval) * (size_t)sx->th->nregs);
+	memcpy(c.regs, st->regs, sizeof(struct regval) * (size_t)sx->th->nregs);
+	return c;
+}
+
+/* Merge states (by their guards) into one. */
+static struct state merge(struct symex *sx, struct state *s, int k)
+{
+	struct state m;
+	int live = 0;
+	for (int i = 0; i < k; i++)
+		if (!is_false(sx, s[i].guard))
+			s[live++] = s[i];
+	if (live == 0) {
+		m.guard = sx->f;
+		m.regs = k ? s[0].regs : NULL;
+		return m;
+	}
+	m = copy_state(sx, &s[live - 1]);
+	Z3_ast g = s[live - 1].guard;
+	for (int i = live - 2; i >= 0; i--) {
+		for (int r = 0; r < sx->th->nregs; r++) {
+			struct regval a = s[i].regs[r], b = m.regs[r];
+			if (a.v != b.v && !Z3_is_eq_ast(Z(sx), a.v, b.v))
+				m.regs[r].v = Z3_mk_ite(Z(sx), s[i].guard, a.v, b.v);
+			m.regs[r].d = deps_union(sx, a.d, b.d);
+		}
+		g = rel_or2(&sx->enc->rc, s[i].guard, g);
+	}
+	m.guard = g;
+	return m;
+}
+
+static void push_state(struct symex *sx, struct state **arr, int *n, int *cap,
+		       struct state s)
+{
+	if (*n == *cap) {
+		int nc = *cap ? 2 * *cap : 4;
+		*arr = arena_grow(sx->enc->arena, *arr, sizeof **arr, (size_t)*n, (size_t)nc);
+		*cap = nc;
+	}
+	(*arr)[(*n)++] = s;
+}
+
+static void exec_loop(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
+	struct loop_ctx lc = {0};
+	lc.outer = sx->loop;
+	sx->loop = &lc;
+	struct deps saved_ctrl = sx->ctrl;
+	struct state cur = copy_state(sx, st);
+	for (int i = 0; i < sx->unroll && !is_false(sx, cur.guard); i++) {
+		lc.nconts = 0;
+		exec_block(sx, &cur, &in->then_b);
+		if (sx->failed)
+			break;
+		push_state(sx, &lc.conts, &lc.nconts, &lc.ccap, cur);
+		cur = merge(sx, lc.conts, lc.nconts);
+	}
+	if (!is_false(sx, cur.guard)) {
+		/* Still looping at the bound: herd7 drops such executions. */
+		fact(sx, Z3_mk_not(Z(sx), cur.guard));
+		sx->enc->unwound = 1;
+	}
+	sx->loop = lc.outer;
+	sx->ctrl = saved_ctrl;
+	if (lc.nexits == 0) {
+		st->guard = sx->f;
+		return;
+	}
+	*st = merge(sx, lc.exits, lc.nexits);
+}
+
+static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
+	Z3_context z = Z(sx);
+	Z3_ast g = st->guard;
+	switch (in->op) {
+	case IR_ASSIGN: {
+		struct regval v = eval(sx, st, in->a);
+		set_reg(st, in->dst, v.v, v.d);
+		return;
+	}
+	case IR_LOAD: {
+		struct regval a = eval(sx, st, in->a);
+		int e = read_event(sx, g, order_class(in->order, 1), in, a);
+		set_reg(st, in->dst, sx->enc->ev[e].val, deps_one(sx, e));
+		return;
+	}
+	case IR_STORE: {
+		struct regval a = eval(sx, st, in->a);
+		struct regval v = eval(sx, st, in->b);
+		write_event(sx, g, order_class(in->order, 0), in, a, v);
+		return;
+	}
+	case IR_RMW:
+		do_rmw(sx, st, in);
+		return;
+	case IR_FENCE:
+		fence_event(sx, g, fence_class[in->fence], in);
+		return;
+	case IR_LOCK:
+		do_lock(sx, g, in, eval(sx, st, in->a));
+		return;
+	case IR_UNLOCK: {
+		struct regval a = eval(sx, st, in->a);
+		struct regval zero = {mk_int(sx, 0), {0}};
+		write_event(sx, g, EVC_BIT(EVC_UL), in, a, zero);
+		return;
+	}
+	case IR_TRYLOCK: {
+		struct regval a = eval(sx, st, in->a);
+		Z3_ast succ = fresh_bool(sx, "trylock");
+		do_lock(sx, and2(sx, g, succ), in, a);
+		int lf = read_event(sx, and2(sx, g, Z3_mk_not(z, succ)),
+				    EVC_BIT(EVC_LF), in, a);
+		int lkr = lf - 2;
+		set_reg(st, in->dst, b2i(sx, succ),
+			deps_union(sx, deps_one(sx, lkr), deps_one(sx, lf)));
+		return;
+	}
+	case IR_ISLOCKED: {
+		struct regval a = eval(sx, st, in->a);
+		Z3_ast held = fresh_bool(sx, "islocked");
+		int rl = read_event(sx, and2(sx, g, held), EVC_BIT(EVC_RL), in, a);
+		int ru = read_event(sx, and2(sx, g, Z3_mk_not(z, held)),
+				    EVC_BIT(EVC_RU), in, a);
+		set_reg(st, in->dst, b2i(sx, held),
+			deps_union(sx, deps_one(sx, rl), deps_one(sx, ru)));
+		return;
+	}
+	case IR_SRCU_LOCK: {
+		struct regval a = eval(sx, st, in->a);
+		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SRCU_LOCK), in);
+		set_addr(sx, e, a, in->a);
+		/* herd7 returns a constant unique to the call site. */
+		Z3_ast v = mk_int(sx, e);
+		sx->enc->ev[e].val = v;
+		set_reg(st, in->dst, v, (struct deps){0});
+		return;
+	}
+	case IR_SRCU_UNLOCK: {
+		struct regval a = eval(sx, st, in->a);
+		struct regval v = eval(sx, st, in->b);
+		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SRCU_UNLOCK), in);
+		set_addr(sx, e, a, in->a);
+		sx->enc->ev[e].val = v.v;
+		return;
+	}
+	case IR_SRCU_SYNC: {
+		struct regval a = eval(sx, st, in->a);
+		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SYNC_SRCU), in);
+		set_addr(sx, e, a, in->a);
+		return;
+	}
+	case IR_IF: {
+		struct regval c = eval(sx, st, in->a);
+		Z3_ast cond = Z3_simplify(z, nonzero(sx, c.v));
+		struct deps saved = sx->ctrl;
+		sx->ctrl = deps_union(sx, saved, c.d);
+		int before = sx->loop ? sx->loop->nexits + sx->loop->nconts : 0;
+		struct state s[2];
+		s[0] = copy_state(sx, st);
+		s[0].guard = and2(sx, g, cond);
+		s[1] = copy_state(sx, st);
+		s[1].guard = and2(sx, g, Z3_simplify(z, Z3_mk_not(z, cond)));
+		if (!is_false(sx, s[0].guard))
+			exec_block(sx, &s[0], &in->then_b);
+		if (!is_false(sx, s[1].guard))
+			exec_block(sx, &s[1], &in->else_b);
+		int jumped = sx->loop &&
+			     sx->loop->nexits + sx->loop->nconts != before;
+		/* In herd7's unrolled loops the rest of the body sits inside
+		 * the branch, so a break keeps the condition's ctrl. */
+		if (!jumped)
+			sx->ctrl = saved;
+		*st = merge(sx, s, 2);
+		return;
+	}
+	case IR_LOOP:
+		exec_loop(sx, st, in);
+		return;
+	case IR_BREAK:
+	case IR_CONTINUE:
+		if (!sx->loop) {
+			unsupported(sx, in->pos, "break or continue outside a loop");
+			return;
+		}
+		if (in->op == IR_BREAK)
+			push_state(sx, &sx->loop->exits, &sx->loop->nexits,
+				   &sx->loop->cap, copy_state(sx, st));
+		else
+			push_state(sx, &sx->loop->conts, &sx->loop->nconts,
+				   &sx->loop->ccap, copy_state(sx, st));
+		st->guard = sx->f;
+		return;
+	}
+}
+
+static void exec_block(struct symex *sx, struct state *st, const struct ir_block *b)
+{
+	for (int i = 0; i < b->count && !sx->failed; i++) {
+		if (is_false(sx, st->guard))
+			return;
+		exec_instr(sx, st, &b->items[i]);
+	}
+}
+
+int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
+		 int *cap, struct diag *d)
+{
+	struct symex sx = {0};
+	sx.enc = enc;
+	sx.d = d;
+	sx.unroll = unroll;
+	sx.th = th;
+	sx.cap = *cap;
+	sx.f = Z3_mk_false(enc->z);
+	sx.t = Z3_mk_true(enc->z);
+	struct state st;
+	st.guard = sx.t;
+	st.regs = arena_alloc(enc->arena, sizeof(struct regval) * (size_t)(th->nregs ? th->nregs : 1));
+	for (int r = 0; r < th->nregs; r++) {
+		const struct ir_reg *reg = &th->regs[r];
+		long v = 0;
+		if (reg->has_init)
+			v = reg->init.kind == IR_VAL_LOC ? enc_loc_address(reg->init.loc)
+							 : reg->init.num;
+		st.regs[r].v = mk_int(&sx, v);
+	}
+	exec_block(&sx, &st, &th->body);
+	*cap = sx.cap;
+	if (sx.failed)
+		return 0;
+	enc->final_reg[th->id] = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)(th->nregs ? th->nregs : 1));
+	for (int r = 0; r < th->nregs; r++)
+		enc->final_reg[th->id][r] = st.regs[r].v;
+	/* An execution must run the thread to its end (or be dropped). */
+	if (!rel_is_true(&enc->rc, st.guard))
+		fact(&sx, st.guard);
+	return 1;
+}

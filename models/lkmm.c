@@ -1,0 +1,444 @@
+/*
+ * lkmm.c - the LKMM of Linux 6.1, written in lkmmc's relation algebra.
+ *
+ * Read it next to tools/memory-model/linux-kernel.bell, lock.cat and
+ * linux-kernel.cat: the three parts below follow those files in the order
+ * herd7 reads them (the bell, then lock.cat, which linux-kernel.cat includes
+ * first, then linux-kernel.cat), one C definition per named relation, with
+ * the cat's names ('-' becomes '_').  Where the cat redefines a name
+ * (R, W, M, rf, co, fence, strong-fence) the C variable is reassigned at the
+ * same point.
+ *
+ * What herd7 computes by enumeration and we compute differently:
+ *  - lock.cat builds co and rf for lock events by generating candidates
+ *    (cross, cos-opt.cat).  The encoder produces exactly those executions
+ *    (see encoder/execution.c); here we only take rf and co from it.
+ *  - rcu-rscs and srcu-rscs (the bell's let rec matching of read-side
+ *    critical sections) are computed statically by nesting, which is the
+ *    same least fixpoint when the lock/unlock events are unconditional; a
+ *    test that puts them under a condition is reported as unsupported.
+ *
+ * Why the closures are exact.  R+, R* and the let rec rcu-order are encoded
+ * with Horn constraints (rel_plus): their variables can only be larger than
+ * the least fixpoint.  Every one of them occurs with negative polarity only:
+ * hb*, pb*, cumul-fence*, rcu-order and xbstar feed (monotonically) hb, pb,
+ * rb and the plain-access relations, which occur only in acyclic, irreflexive
+ * and empty axioms (wanted small), or on the right of a difference in the
+ * data-race flag (wanted small for the flag to be raised).  So any
+ * satisfying assignment stays satisfying when the closures are shrunk to
+ * their least fixpoint, and every query (reachability, flags, states) has a
+ * model iff it has one with the exact closures.
+ */
+#include "models/lkmm.h"
+
+#include <string.h>
+
+#include "frontend/arena.h"
+
+/* Short names so that definitions read like the cat. */
+#define U(a, b) rel_union(rc, a, b)
+#define U3(a, b, c) rel_union3(rc, a, b, c)
+#define I(a, b) rel_inter(rc, a, b)
+#define D(a, b) rel_diff(rc, a, b)
+#define SEQ(a, b) rel_seq(rc, a, b)
+#define SEQ3(a, b, c) rel_seq3(rc, a, b, c)
+#define INV(a) rel_inv(rc, a)
+#define OPT(a) rel_opt(rc, a)
+#define PLUS(a, name) rel_plus(rc, a, name)
+#define STAR(a, name) rel_star(rc, a, name)
+#define ID(s) rel_id(rc, s)
+#define RES(s1, r, s2) rel_restrict(rc, s1, r, s2)
+#define SU(a, b) set_union(rc, a, b)
+#define SI(a, b) set_inter(rc, a, b)
+#define SD(a, b) set_diff(rc, a, b)
+#define CROSS(a, b) rel_cross(rc, a, b)
+#define DOM(r) set_domain(rc, r)
+#define RNG(r) set_range(rc, r)
+#define NONEMPTY(r) rel_not(rc, rel_is_empty(rc, r))
+#define SNONEMPTY(s) rel_not(rc, set_is_empty(rc, s))
+#define CLS(c) (enc->cls[c])
+
+static const char *axiom_names[AX_COUNT] = {
+	"coherence", "atomic", "happens-before", "propagation", "rcu",
+	"plain-coherence", "lock-nest", "unmatched-locks",
+};
+static const char *flag_names[FL_COUNT] = {
+	"data-race", "invalid-sleep", "lock-final", "mixed-accesses",
+	"mixed-lock-accesses", "srcu-bad-nesting", "unbalanced-rcu-locking",
+	"unbalanced-srcu-locking", "unmatched-unlock", "unpaired-LKR",
+	"unpaired-LKW",
+};
+static const char *rel_names[LR_COUNT] = {
+	"ppo", "hb", "pb", "rb", "strong-fence", "prop", "rfe", "coe", "fre",
+};
+
+const char *lkmm_axiom_name(enum lkmm_axiom a) { return axiom_names[a]; }
+const char *lkmm_flag_name(enum lkmm_flag f) { return flag_names[f]; }
+const char *lkmm_rel_name(enum lkmm_rel r) { return rel_names[r]; }
+
+/* fencerel(S) = po ; [S] ; po */
+static rel_t fencerel(struct rel_ctx *rc, rel_t po, set_t s)
+{
+	return SEQ(RES(NULL, po, s), po);
+}
+
+/* different-values(r): pairs of r whose events carry different values. */
+static rel_t different_values(struct encoding *enc, rel_t r)
+{
+	struct rel_ctx *rc = &enc->rc;
+	rel_t out = rel_new(rc);
+	for (int a = 0; a < enc->n; a++)
+		for (int b = 0; b < enc->n; b++) {
+			Z3_ast x = REL_AT(r, enc->n, a, b);
+			if (!x || !enc->ev[a].val || !enc->ev[b].val)
+				continue;
+			Z3_ast eq = Z3_mk_eq(enc->z, enc->ev[a].val, enc->ev[b].val);
+			REL_AT(out, enc->n, a, b) = rel_and2(rc, x, Z3_mk_not(enc->z, eq));
+		}
+	return out;
+}
+
+/*
+ * The bell's rcu-rscs / srcu-rscs: match each unlock with the nearest
+ * unmatched lock before it in program order (per location for SRCU).  The
+ * let rec pairs innermost lock/unlock pairs first, which is this nesting.
+ */
+static int match_nesting(struct encoding *enc, enum ev_class lock,
+			 enum ev_class unlock, int by_loc, rel_t out,
+			 struct diag *d)
+{
+	int n = enc->n;
+	int *stack = arena_alloc(enc->arena, sizeof(int) * (size_t)(n ? n : 1));
+	for (int t = 0; t < enc->prog->nthreads; t++) {
+		int sp = 0;
+		for (int e = 0; e < n; e++) {
+			const struct event *x = &enc->ev[e];
+			if (x->thread != t)
+				continue;
+			int is_lock = (x->cls & EVC_BIT(lock)) != 0;
+			int is_unlock = (x->cls & EVC_BIT(unlock)) != 0;
+			if (!is_lock && !is_unlock)
+				continue;
+			if (!rel_is_true(&enc->rc, x->guard) || (by_loc && x->loc < 0)) {
+				const struct ir_pos p = x->instr->pos;
+				return diag_error(d, enc->prog->file, p.line, p.col,
+						  "unsupported: RCU/SRCU read-side critical section boundary under a condition or through a computed pointer");
+			}
+			if (is_lock) {
+				stack[sp++] = e;
+				continue;
+			}
+			for (int i = sp - 1; i >= 0; i--) {
+				if (by_loc && enc->ev[stack[i]].loc != x->loc)
+					continue;
+				REL_AT(out, n, stack[i], e) = enc->rc.t;
+				memmove(&stack[i], &stack[i + 1], sizeof(int) * (size_t)(sp - i - 1));
+				sp--;
+				break;
+			}
+		}
+	}
+	return 1;
+}
+
+int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
+{
+	struct rel_ctx *rc = &enc->rc;
+	memset(m, 0, sizeof *m);
+	rel_t po = enc->po, loc = enc->loc, int_ = enc->int_, ext = enc->ext;
+	rel_t addr = enc->addr, data = enc->data, ctrl = enc->ctrl;
+	rel_t po_loc = I(po, loc);
+	rel_t id = ID(set_all(rc));
+
+	/* ================= linux-kernel.bell ================= */
+
+	/* Accesses: herd7's R and W before lock.cat adds the lock events. */
+	set_t LKR = CLS(EVC_LKR), LKW = CLS(EVC_LKW), UL = CLS(EVC_UL);
+	set_t LF = CLS(EVC_LF), RL = CLS(EVC_RL), RU = CLS(EVC_RU);
+	set_t lock_events = SU(SU(SU(LKR, LKW), SU(UL, LF)), SU(RL, RU));
+	set_t R = SD(CLS(EVC_R), lock_events);
+	set_t W = SD(CLS(EVC_W), lock_events);
+	set_t M = SU(R, W);
+	set_t IW = CLS(EVC_IW);
+	set_t Once = CLS(EVC_ONCE), Acquire = CLS(EVC_ACQUIRE);
+	set_t Release = CLS(EVC_RELEASE), Noreturn = CLS(EVC_NORETURN);
+	set_t RMW = CLS(EVC_RMW);
+
+	/* Barriers */
+	set_t Wmb = CLS(EVC_WMB), Rmb = CLS(EVC_RMB), Mb = CLS(EVC_MB);
+	set_t Barrier = CLS(EVC_BARRIER);
+	set_t Rcu_lock = CLS(EVC_RCU_LOCK), Rcu_unlock = CLS(EVC_RCU_UNLOCK);
+	set_t Sync_rcu = CLS(EVC_SYNC_RCU);
+	set_t Before_atomic = CLS(EVC_BEFORE_ATOMIC);
+	set_t After_atomic = CLS(EVC_AFTER_ATOMIC);
+	set_t After_spinlock = CLS(EVC_AFTER_SPINLOCK);
+	set_t After_unlock_lock = CLS(EVC_AFTER_UNLOCK_LOCK);
+
+	/* SRCU */
+	set_t Srcu_lock = CLS(EVC_SRCU_LOCK), Srcu_unlock = CLS(EVC_SRCU_UNLOCK);
+	set_t Sync_srcu = CLS(EVC_SYNC_SRCU);
+
+	/* The rmw of herd7's RMW instructions (lock.cat adds lk-rmw). */
+	rel_t lk_rmw = RES(LKR, enc->rmw, LKW);
+	rel_t rmw = D(enc->rmw, lk_rmw);
+
+	/* rcu-rscs: matching pairs of nested Rcu-lock and Rcu-unlock */
+	rel_t rcu_rscs = rel_new(rc);
+	if (!match_nesting(enc, EVC_RCU_LOCK, EVC_RCU_UNLOCK, 0, rcu_rscs, d))
+		return 0;
+	m->flag[FL_UNBALANCED_RCU_LOCKING] = rel_or2(rc,
+		SNONEMPTY(SD(Rcu_lock, DOM(rcu_rscs))),
+		SNONEMPTY(SD(Rcu_unlock, RNG(rcu_rscs))));
+
+	/* srcu-rscs: the same per srcu_struct location */
+	rel_t srcu_rscs = rel_new(rc);
+	if (!match_nesting(enc, EVC_SRCU_LOCK, EVC_SRCU_UNLOCK, 1, srcu_rscs, d))
+		return 0;
+	m->flag[FL_UNBALANCED_SRCU_LOCKING] = rel_or2(rc,
+		SNONEMPTY(SD(Srcu_lock, DOM(srcu_rscs))),
+		SNONEMPTY(SD(Srcu_unlock, RNG(srcu_rscs))));
+
+	/* invalid-sleep: synchronize_srcu() inside an RCU critical section */
+	m->flag[FL_INVALID_SLEEP] =
+		NONEMPTY(I(rcu_rscs, SEQ(RES(NULL, po, Sync_srcu), po)));
+
+	/* srcu-bad-nesting: SRCU dynamic match */
+	m->flag[FL_SRCU_BAD_NESTING] = NONEMPTY(different_values(enc, srcu_rscs));
+
+	/* Marked and plain memory accesses */
+	set_t not_M = SD(set_all(rc), M);
+	set_t Marked = SU(SU(SU(not_M, IW), SU(Once, Release)),
+			  SU(SU(Acquire, SU(DOM(rmw), RNG(rmw))),
+			     SU(lock_events, LF)));
+	set_t Plain = SD(M, Marked);
+
+	/* ================= lock.cat ================= */
+
+	/* LF = LF | RL: RL is a kind of LF, a read with no ordering */
+	LF = SU(LF, RL);
+	set_t ALL_LOCKS = SU(SU(SU(LKR, LKW), SU(UL, LF)), RU);
+	m->flag[FL_MIXED_LOCK_ACCESSES] =
+		NONEMPTY(RES(SD(M, IW), loc, ALL_LOCKS));
+
+	/* lk-rmw is built with the events (symex pairs LKR with its LKW). */
+	rmw = U(rmw, lk_rmw);
+	m->flag[FL_UNPAIRED_LKW] = SNONEMPTY(SD(LKW, RNG(lk_rmw)));
+	m->flag[FL_UNPAIRED_LKR] = SNONEMPTY(SD(LKR, DOM(lk_rmw)));
+
+	/* lock-nest: an LKR nested in a critical section of its lock */
+	m->axiom[AX_LOCK_NEST] = rel_is_empty(rc,
+		D(RES(LKW, po_loc, LKR), SEQ(RES(NULL, po_loc, UL), po_loc)));
+
+	/* lock-final: the final value of a spinlock should not be tested */
+	set_t FW = set_new(rc);
+	for (int i = 0; i < enc->prog->nobserved; i++)
+		if (enc->prog->observed[i].thread < 0)
+			FW[enc->prog->observed[i].index] = rc->t; /* its IW stands for it */
+	m->flag[FL_LOCK_FINAL] = NONEMPTY(RES(FW, loc, ALL_LOCKS));
+
+	R = SU(SU(SU(R, LKR), LF), RU);
+	W = SU(W, LKW);
+	Release = SU(Release, UL);
+	Acquire = SU(Acquire, LKR);
+
+	rel_t critical = enc->critical;
+	m->flag[FL_UNMATCHED_UNLOCK] = SNONEMPTY(SD(UL, RNG(critical)));
+	set_t UNMATCHED_LKW = SD(LKW, DOM(critical));
+	m->axiom[AX_UNMATCHED_LOCKS] = rel_is_empty(rc,
+		D(RES(UNMATCHED_LKW, loc, UNMATCHED_LKW), id));
+
+	/* rf-lf, rf-ru, co0, cos-opt: the encoder's rf and co obey them. */
+	W = SU(W, UL);
+	M = SU(R, W);
+	rel_t co = enc->co;
+	rel_t coe = I(co, ext), coi = I(co, int_);
+	rel_t rf = enc->rf;
+	rel_t rfe = I(rf, ext), rfi = I(rf, int_);
+	rel_t fr = enc->fr;
+	rel_t fre = I(fr, ext);
+	(void)coi;
+
+	/* ================= linux-kernel.cat ================= */
+
+	/* Release Acquire */
+	rel_t acq_po = RES(Acquire, po, M);
+	rel_t po_rel = RES(M, po, Release);
+	rel_t po_unlock_lock_po =
+		SEQ3(RES(NULL, po, UL), RES(NULL, U(po, rf), LKR), po);
+
+	/* Fences */
+	set_t R4rmb = SD(R, Noreturn);
+	rel_t rmb_ = RES(R4rmb, fencerel(rc, po, Rmb), R4rmb);
+	rel_t wmb = RES(W, fencerel(rc, po, Wmb), W);
+	rel_t mb = U3(RES(M, fencerel(rc, po, Mb), M),
+		      SEQ(RES(M, fencerel(rc, po, Before_atomic), RMW),
+			  RES(NULL, OPT(po), M)),
+		      SEQ(RES(M, OPT(po), RMW),
+			  RES(NULL, fencerel(rc, po, After_atomic), M)));
+	mb = U(mb, SEQ(RES(M, OPT(po), LKW),
+		       RES(NULL, fencerel(rc, po, After_spinlock), M)));
+	mb = U(mb, SEQ3(RES(M, po, UL), RES(NULL, U(co, po), LKW),
+			RES(NULL, fencerel(rc, po, After_unlock_lock), M)));
+	rel_t gp = SEQ(RES(NULL, po, SU(Sync_rcu, Sync_srcu)), OPT(po));
+	rel_t strong_fence = U(mb, gp);
+
+	rel_t nonrw_fence = U3(strong_fence, po_rel, acq_po);
+	rel_t fence = U3(nonrw_fence, wmb, rmb_);
+	set_t barrier_events = SU(SU(SU(Barrier, Rmb), SU(Wmb, Mb)),
+				  SU(SU(Sync_rcu, Sync_srcu), SU(Before_atomic, After_atomic)));
+	barrier_events = SU(SU(barrier_events, SU(Acquire, Release)),
+			    SU(SU(Rcu_lock, Rcu_unlock), SU(Srcu_lock, Srcu_unlock)));
+	rel_t barrier = U3(fencerel(rc, po, barrier_events), RES(NULL, po, Release),
+			   RES(Acquire, po, NULL));
+
+	/* Sequential Consistency Per Variable */
+	rel_t com = U3(rf, co, fr);
+	m->axiom[AX_COHERENCE] = rel_acyclic(rc, U(po_loc, com), "coherence");
+
+	/* Atomic Read-Modify-Write */
+	m->axiom[AX_ATOMIC] = rel_is_empty(rc, I(rmw, SEQ(fre, coe)));
+
+	/* Preserved Program Order */
+	rel_t dep = U(addr, data);
+	rel_t rwdep = RES(NULL, U(dep, ctrl), W);
+	rel_t overwrite = U(co, fr);
+	rel_t to_w = U3(rwdep, I(overwrite, int_), SEQ(RES(NULL, addr, Plain), wmb));
+	rel_t to_r = U(addr, SEQ(RES(NULL, dep, Marked), rfi));
+	rel_t ppo = U3(to_r, to_w, U(fence, I(po_unlock_lock_po, int_)));
+
+	/* Propagation: ordering from release operations and strong fences */
+	/* A-cumul(r) = (rfe ; [Marked])? ; r */
+	rel_t rfe_marked_opt = OPT(RES(NULL, rfe, Marked));
+	rel_t cumul_fence = RES(Marked,
+		U3(SEQ(rfe_marked_opt, U(strong_fence, po_rel)), wmb, po_unlock_lock_po),
+		Marked);
+	rel_t cumul_fence_star = STAR(cumul_fence, "cumul-fence*");
+	rel_t prop = SEQ3(RES(Marked, OPT(I(overwrite, ext)), NULL),
+			  RES(NULL, cumul_fence_star, Marked),
+			  RES(NULL, OPT(rfe), Marked));
+
+	/* Happens Before */
+	rel_t hb = RES(Marked, U3(ppo, rfe, I(D(prop, id), int_)), Marked);
+	m->axiom[AX_HAPPENS_BEFORE] = rel_acyclic(rc, hb, "hb");
+
+	/* Propagation: each non-rf link needs a strong fence */
+	rel_t hb_star = STAR(hb, "hb*");
+	rel_t pb = RES(NULL, SEQ3(prop, strong_fence, hb_star), Marked);
+	m->axiom[AX_PROPAGATION] = rel_acyclic(rc, pb, "pb");
+
+	/* RCU */
+	rel_t rb = rel_new(rc);
+	/* Every rcu-order path contains a grace period: without one, rb is
+	 * empty and nothing below needs building. */
+	int has_gp = 0;
+	for (int e = 0; e < enc->n; e++)
+		has_gp |= Sync_rcu[e] != NULL || Sync_srcu[e] != NULL;
+	if (has_gp) {
+		rel_t rcu_gp = ID(Sync_rcu);
+		rel_t srcu_gp = ID(Sync_srcu);
+		rel_t rcu_rscsi = INV(rcu_rscs);
+		rel_t srcu_rscsi = INV(srcu_rscs);
+		rel_t pb_star = STAR(pb, "pb*");
+		rel_t rcu_link = SEQ(SEQ3(OPT(po), hb_star, pb_star), SEQ(prop, po));
+
+		/* let rec rcu-order: Horn variables over gp and rscs ends,
+		 * the least fixpoint being wanted (see the header comment). */
+		rel_t rcu_order = rel_new(rc);
+		set_t ends = SU(SU(Sync_rcu, Sync_srcu),
+				SU(SU(Rcu_lock, Rcu_unlock), SU(Srcu_lock, Srcu_unlock)));
+		for (int a = 0; a < enc->n; a++)
+			for (int b = 0; b < enc->n; b++)
+				if (ends[a] && ends[b])
+					REL_AT(rcu_order, enc->n, a, b) =
+						rel_fresh_bool(rc, "rcu-order");
+		rel_t gp_l = SEQ(rcu_gp, rcu_link), sgp_l = SEQ(srcu_gp, rcu_link);
+		rel_t rs_l = SEQ(rcu_rscsi, rcu_link), srs_l = SEQ(srcu_rscsi, rcu_link);
+		rel_t l_ro_l = SEQ3(rcu_link, rcu_order, rcu_link);
+		rel_t body = U(rcu_gp, srcu_gp);
+		body = U(body, SEQ(gp_l, rcu_rscsi));
+		body = U(body, I(SEQ(sgp_l, srcu_rscsi), loc));
+		body = U(body, SEQ(rs_l, rcu_gp));
+		body = U(body, I(SEQ(srs_l, srcu_gp), loc));
+		body = U(body, SEQ3(rcu_gp, l_ro_l, rcu_rscsi));
+		body = U(body, I(SEQ3(srcu_gp, l_ro_l, srcu_rscsi), loc));
+		body = U(body, SEQ3(rcu_rscsi, l_ro_l, rcu_gp));
+		body = U(body, I(SEQ3(srcu_rscsi, l_ro_l, srcu_gp), loc));
+		body = U(body, SEQ3(rcu_order, rcu_link, rcu_order));
+		for (int a = 0; a < enc->n; a++)
+			for (int b = 0; b < enc->n; b++) {
+				Z3_ast x = REL_AT(body, enc->n, a, b);
+				Z3_ast v = REL_AT(rcu_order, enc->n, a, b);
+				if (x && v)
+					rel_define(rc, Z3_mk_implies(enc->z, x, v));
+			}
+		rel_t rcu_fence = SEQ3(po, rcu_order, OPT(po));
+		fence = U(fence, rcu_fence);
+		strong_fence = U(strong_fence, rcu_fence);
+
+		/* rb orders instructions just as pb does */
+		rb = RES(NULL, SEQ3(prop, rcu_fence, SEQ(hb_star, pb_star)), Marked);
+	}
+	m->axiom[AX_RCU] = rel_irreflexive(rc, rb);
+
+	/* Plain accesses and data races */
+	rel_t mixed_accesses = U(RES(SI(Plain, W), D(po_loc, barrier), Marked),
+				 RES(Marked, D(po_loc, barrier), SI(Plain, W)));
+	m->flag[FL_MIXED_ACCESSES] = NONEMPTY(mixed_accesses);
+
+	if (!rel_is_true(rc, set_is_empty(rc, Plain))) {
+		rel_t xbstar = STAR(U3(hb, pb, rb), "xbstar");
+		rel_t vis = SEQ3(cumul_fence_star, RES(NULL, OPT(rfe), Marked),
+				 U(SEQ(RES(NULL, strong_fence, Marked), xbstar),
+				   I(xbstar, int_)));
+
+		/* Boundaries for lifetimes of plain accesses */
+		rel_t w_pre_bounded = RES(Marked, OPT(U(addr, fence)), NULL);
+		rel_t r_pre_bounded = RES(Marked, OPT(U3(addr, nonrw_fence,
+			RES(R4rmb, fencerel(rc, po, Rmb), SD(set_all(rc), Noreturn)))), NULL);
+		rel_t w_post_bounded = RES(NULL, OPT(fence), Marked);
+		rel_t r_post_bounded = RES(NULL, OPT(U(nonrw_fence,
+			RES(SD(set_all(rc), Noreturn), fencerel(rc, po, Rmb), R4rmb))), Marked);
+
+		/* Visibility and executes-before for plain accesses */
+		rel_t ww_vis = U3(fence, SEQ3(strong_fence, xbstar, w_pre_bounded),
+				  SEQ3(w_post_bounded, vis, w_pre_bounded));
+		rel_t wr_vis = U3(fence, SEQ3(strong_fence, xbstar, r_pre_bounded),
+				  SEQ3(w_post_bounded, vis, r_pre_bounded));
+		rel_t rw_xbstar = U(fence, SEQ3(r_post_bounded, xbstar, w_pre_bounded));
+
+		/* Potential races */
+		rel_t pre_race = I(ext, U(CROSS(Plain, M), CROSS(SD(M, IW), Plain)));
+
+		/* Coherence requirements for plain accesses */
+		rel_t wr_incoh = I(I(pre_race, rf), INV(rw_xbstar));
+		rel_t rw_incoh = I(I(pre_race, fr), INV(wr_vis));
+		rel_t ww_incoh = I(I(pre_race, co), INV(ww_vis));
+		m->axiom[AX_PLAIN_COHERENCE] =
+			rel_is_empty(rc, U3(wr_incoh, rw_incoh, ww_incoh));
+
+		/* Actual races */
+		rel_t ww_nonrace = I(I(ww_vis, U(CROSS(Marked, W), rw_xbstar)),
+				     U(CROSS(W, Marked), wr_vis));
+		rel_t ww_race = D(I(pre_race, co), ww_nonrace);
+		rel_t wr_race = D(D(I(pre_race, SEQ(OPT(co), rf)), wr_vis), INV(rw_xbstar));
+		rel_t rw_race = D(I(pre_race, fr), rw_xbstar);
+		m->flag[FL_DATA_RACE] = NONEMPTY(U3(ww_race, wr_race, rw_race));
+	} else {
+		m->axiom[AX_PLAIN_COHERENCE] = rc->t; /* pre-race is empty */
+		m->flag[FL_DATA_RACE] = NULL;
+	}
+
+	m->rel[LR_PPO] = ppo;
+	m->rel[LR_HB] = hb;
+	m->rel[LR_PB] = pb;
+	m->rel[LR_RB] = rb;
+	m->rel[LR_STRONG_FENCE] = strong_fence;
+	m->rel[LR_PROP] = prop;
+	m->rel[LR_RFE] = rfe;
+	m->rel[LR_COE] = coe;
+	m->rel[LR_FRE] = fre;
+	for (int f = 0; f < FL_COUNT; f++)
+		if (!m->flag[f])
+			m->flag[f] = Z3_mk_false(enc->z);
+	return 1;
+}

@@ -1,0 +1,51 @@
+/*
+ * lkmm.h - the Linux-kernel memory model (6.1) as formulas over an encoding.
+ *
+ * lkmm_build() writes linux-kernel.bell, lock.cat and linux-kernel.cat in the
+ * relation algebra of encoder/rel.h: one formula per axiom (true iff the
+ * execution satisfies it) and one per flag (true iff the flag is raised), and
+ * keeps the named relations that explanations print.  It does not solve.
+ */
+#ifndef LKMMC_LKMM_H
+#define LKMMC_LKMM_H
+
+#include <z3.h>
+
+#include "encoder/encoder.h"
+
+enum lkmm_axiom {
+	AX_COHERENCE, AX_ATOMIC, AX_HAPPENS_BEFORE, AX_PROPAGATION, AX_RCU,
+	AX_PLAIN_COHERENCE, AX_LOCK_NEST, AX_UNMATCHED_LOCKS,
+	AX_COUNT
+};
+
+/* In alphabetical order, which is the order herd7 prints them in. */
+enum lkmm_flag {
+	FL_DATA_RACE, FL_INVALID_SLEEP, FL_LOCK_FINAL, FL_MIXED_ACCESSES,
+	FL_MIXED_LOCK_ACCESSES, FL_SRCU_BAD_NESTING, FL_UNBALANCED_RCU_LOCKING,
+	FL_UNBALANCED_SRCU_LOCKING, FL_UNMATCHED_UNLOCK, FL_UNPAIRED_LKR,
+	FL_UNPAIRED_LKW,
+	FL_COUNT
+};
+
+/* Relations kept for explanations and pictures. */
+enum lkmm_rel {
+	LR_PPO, LR_HB, LR_PB, LR_RB, LR_STRONG_FENCE, LR_PROP, LR_RFE, LR_COE,
+	LR_FRE, LR_COUNT
+};
+
+struct lkmm {
+	Z3_ast axiom[AX_COUNT]; /* holds iff the execution satisfies the axiom */
+	Z3_ast flag[FL_COUNT];  /* holds iff the flag is raised */
+	rel_t rel[LR_COUNT];    /* named relations, for explanations */
+};
+
+/* Build the model over enc.  Returns 0 and fills d when the test needs
+ * something the encoding cannot express. */
+int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d);
+
+const char *lkmm_axiom_name(enum lkmm_axiom a);
+const char *lkmm_flag_name(enum lkmm_flag f);
+const char *lkmm_rel_name(enum lkmm_rel r);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * check.c - queries and herd7-format output for one litmus test.
+ *
+ * All queries share one solver holding the program's facts, the model's
+ * definitions, its axioms and the filter:
+ *   states  enumerate the distinct final states (values of the observed
+ *           registers and locations) with blocking clauses;
+ *   flags   one query per flag that is not statically false;
+ *   exists-only mode asks only whether the condition (and its negation)
+ *           is reachable.
+ * From the states follow Positive/Negative (lkmmc counts states, herd7
+ * counts executions), the Observation word and Ok/No.
+ */
+#include "solver/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "encoder/encoder.h"
+#include "models/lkmm.h"
+#include "solver/states.h"
+
+struct checker {
+	struct check_options opt; /* options for every test */
+	Z3_context z;             /* shared by the batch */
+};
+
+static void on_z3_error(Z3_context z, Z3_error_code e)
+{
+	/* Z3 errors are bugs in lkmmc, not in the test: fail loudly. */
+	fprintf(stderr, "lkmmc: internal Z3 error: %s\n", Z3_get_error_msg(z, e));
+	abort();
+}
+
+struct checker *checker_new(const struct check_options *opt)
+{
+	struct checker *c = calloc(1, sizeof *c);
+	if (!c)
+		abort();
+	c->opt = *opt;
+	Z3_config cfg = Z3_mk_config();
+	Z3_set_param_value(cfg, "model", "true");
+	c->z = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	Z3_set_error_handler(c->z, on_z3_error);
+	return c;
+}
+
+void checker_free(struct checker *c)
+{
+	if (!c)
+		return;
+	Z3_del_context(c->z);
+	free(c);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void assert_vector(Z3_context z, Z3_solver s, Z3_ast_vector v)
+{
+	unsigned k = Z3_ast_vector_size(z, v);
+	for (unsigned i = 0; i < k; i++)
+		Z3_solver_assert(z, s, Z3_ast_vector_get(z, v, i));
+}
+
+/* One satisfiability question under an extra assumption. */
+static Z3_lbool ask(Z3_context z, Z3_solver s, Z3_ast extra)
+{
+	if (!extra)
+		return Z3_solver_check(z, s);
+	return Z3_solver_check_assumptions(z, s, 1, &extra);
+}
+
+static int timed_out(struct diag *d, const struct ir_program *prog, const char *what)
+{
+	return diag_error(d, prog->file, 0, 0,
+			  "solver gave up while %s (time-out or resource limit); "
+			  "try --timeout with a larger value or --exists-only", what);
+}
+
+static const char *quant_word(enum ir_quant q)
+{
+	switch (q) {
+	case IR_Q_EXISTS: return "Allowed";
+	case IR_Q_NOT_EXISTS: return "Forbidden";
+	case IR_Q_FORALL: return "Required";
+	}
+	return "Allowed";
+}
+
+static const char *quant_text(enum ir_quant q)
+{
+	switch (q) {
+	case IR_Q_EXISTS: return "exists";
+	case IR_Q_NOT_EXISTS: return "~exists";
+	case IR_Q_FORALL: return "forall";
+	}
+	return "exists";
+}
+
+int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
+		struct diag *d)
+{
+	double t0 = now();
+	Z3_context z = c->z;
+	struct encoder_options eopt = {.unroll = c->opt.unroll};
+	struct encoding *enc = encode_program(z, prog, &eopt, d);
+	if (!enc)
+		return 0;
+	struct lkmm m;
+	if (!lkmm_build(enc, &m, d)) {
+		encoding_free(enc);
+		return 0;
+	}
+
+	Z3_solver s = Z3_mk_solver(z);
+	Z3_solver_inc_ref(z, s);
+	if (c->opt.timeout_ms) {
+		Z3_params p = Z3_mk_params(z);
+		Z3_params_inc_ref(z, p);
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), c->opt.timeout_ms);
+		Z3_solver_set_params(z, s, p);
+		Z3_params_dec_ref(z, p);
+	}
+	assert_vector(z, s, enc->facts);
+	assert_vector(z, s, enc->rc.defs);
+	for (int a = 0; a < AX_COUNT; a++)
+		if (m.axiom[a])
+			Z3_solver_assert(z, s, m.axiom[a]);
+	if (prog->filter)
+		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
+
+	Z3_ast cond = enc_cond(enc, prog->cond);
+	int ok = 1;
+	struct state_set *states = state_set_new(enc);
+	long pos = 0, neg = 0;
+	int exact = 1;
+	if (c->opt.exists_only) {
+		/* Reachability of the proposition and of its negation. */
+		Z3_lbool yes = ask(z, s, cond);
+		Z3_lbool no = ask(z, s, Z3_mk_not(z, cond));
+		if (yes == Z3_L_UNDEF || no == Z3_L_UNDEF)
+			ok = timed_out(d, prog, "checking reachability");
+		pos = yes == Z3_L_TRUE;
+		neg = no == Z3_L_TRUE;
+		exact = 0;
+	} else {
+		if (!state_set_enumerate(states, s, cond))
+			ok = timed_out(d, prog, "enumerating final states");
+		pos = state_set_count(states, 1);
+		neg = state_set_count(states, 0);
+	}
+
+	int raised[FL_COUNT] = {0};
+	for (int f = 0; ok && f < FL_COUNT; f++) {
+		if (Z3_get_bool_value(z, m.flag[f]) == Z3_L_FALSE)
+			continue;
+		Z3_lbool r = ask(z, s, m.flag[f]);
+		if (r == Z3_L_UNDEF)
+			ok = timed_out(d, prog, "checking flags");
+		raised[f] = r == Z3_L_TRUE;
+	}
+
+	if (ok) {
+		/* The proposition's counts; ~exists prints the negation's. */
+		int validated;
+		switch (prog->quant) {
+		case IR_Q_EXISTS: validated = pos > 0; break;
+		case IR_Q_NOT_EXISTS: validated = pos == 0; break;
+		default: validated = neg == 0; break;
+		}
+		const char *obs = pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes";
+		fprintf(out, "Test %s %s\n", prog->name, quant_word(prog->quant));
+		if (exact) {
+			fprintf(out, "States %ld\n", state_set_size(states));
+			state_set_print(states, out);
+		}
+		fprintf(out, "%s\n", validated ? "Ok" : "No");
+		fprintf(out, "Witnesses\n");
+		if (prog->quant == IR_Q_NOT_EXISTS)
+			fprintf(out, "Positive: %ld Negative: %ld\n", neg, pos);
+		else
+			fprintf(out, "Positive: %ld Negative: %ld\n", pos, neg);
+		for (int f = 0; f < FL_COUNT; f++)
+			if (raised[f])
+				fprintf(out, "Flag %s\n", lkmm_flag_name((enum lkmm_flag)f));
+		fprintf(out, "Condition %s %s\n", quant_text(prog->quant),
+			prog->cond_text ? prog->cond_text : "");
+		fprintf(out, "Observation %s %s %ld %ld\n", prog->name, obs, pos, neg);
+		fprintf(out, "Time %s %.2f\n", prog->name, now() - t0);
+		fprintf(out, "\n");
+	}
+	state_set_free(states);
+	Z3_solver_dec_ref(z, s);
+	encoding_free(enc);
+	return ok;
+}

@@ -1,0 +1,34 @@
+/*
+ * check.h - answer a litmus test with Z3 and print herd7's output format.
+ *
+ * The checker encodes the program (encoder/) and the model (models/) into
+ * one Z3 solver, then asks: which final states do consistent executions
+ * that pass the filter reach (herd7's States), which flags can they raise,
+ * and so whether the condition is validated.  One Z3 context serves a whole
+ * batch of tests.
+ */
+#ifndef LKMMC_CHECK_H
+#define LKMMC_CHECK_H
+
+#include <stdio.h>
+
+#include "frontend/diag.h"
+#include "frontend/ir.h"
+
+struct checker;
+
+struct check_options {
+	int unroll;         /* loop bound (herd7's default: 2) */
+	int exists_only;    /* answer reachability only, no state list */
+	unsigned timeout_ms;/* per-query Z3 time limit, 0 for none */
+};
+
+struct checker *checker_new(const struct check_options *opt);
+void checker_free(struct checker *c);
+
+/* Check one test and print the herd7-style answer to out.  Returns 0 and
+ * fills d when the test cannot be checked (unsupported, time-out). */
+int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
+		struct diag *d);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * states.c - enumeration of final states with blocking clauses; see states.h.
+ */
+#include "solver/states.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoder/encoder.h"
+
+struct column {
+	struct ir_observable obs; /* what is observed */
+	const char *label;        /* "0:r1" or "[x]" */
+	Z3_ast term;              /* its final value */
+};
+
+struct state {
+	long *val;    /* one value per column */
+	int positive; /* satisfies the proposition */
+};
+
+struct state_set {
+	const struct encoding *enc; /* the test */
+	struct column *col;         /* observed columns, in herd7's order */
+	int ncol;
+	struct state *st;           /* states found */
+	long nst, cap;
+};
+
+static void add_column(struct state_set *ss, struct ir_observable o)
+{
+	for (int i = 0; i < ss->ncol; i++)
+		if (ss->col[i].obs.thread == o.thread && ss->col[i].obs.index == o.index)
+			return;
+	ss->col = realloc(ss->col, sizeof *ss->col * (size_t)(ss->ncol + 1));
+	struct column *c = &ss->col[ss->ncol++];
+	c->obs = o;
+	const struct ir_program *p = ss->enc->prog;
+	char buf[256];
+	if (o.thread < 0)
+		snprintf(buf, sizeof buf, "[%s]", p->locs[o.index].name);
+	else
+		snprintf(buf, sizeof buf, "%d:%s", o.thread, p->threads[o.thread].regs[o.index].name);
+	c->label = strdup(buf);
+	c->term = enc_observable(ss->enc, o);
+}
+
+static void add_cond_columns(struct state_set *ss, const struct ir_cond *c)
+{
+	if (!c)
+		return;
+	if (c->kind == IR_C_ATOM)
+		add_column(ss, c->lhs);
+	add_cond_columns(ss, c->a);
+	add_cond_columns(ss, c->b);
+}
+
+/* herd7 lists registers (by thread, then name) before locations (by name). */
+static int column_cmp(const void *pa, const void *pb)
+{
+	const struct column *a = pa, *b = pb;
+	int ar = a->obs.thread >= 0, br = b->obs.thread >= 0;
+	if (ar != br)
+		return br - ar;
+	if (ar && a->obs.thread != b->obs.thread)
+		return a->obs.thread - b->obs.thread;
+	return strcmp(a->label, b->label);
+}
+
+struct state_set *state_set_new(const struct encoding *enc)
+{
+	struct state_set *ss = calloc(1, sizeof *ss);
+	if (!ss)
+		abort();
+	ss->enc = enc;
+	const struct ir_program *p = enc->prog;
+	add_cond_columns(ss, p->cond);
+	for (int i = 0; i < p->nobserved; i++)
+		add_column(ss, p->observed[i]);
+	if (ss->ncol > 1)
+		qsort(ss->col, (size_t)ss->ncol, sizeof *ss->col, column_cmp);
+	return ss;
+}
+
+void state_set_free(struct state_set *ss)
+{
+	if (!ss)
+		return;
+	for (int i = 0; i < ss->ncol; i++)
+		free((char *)ss->col[i].label);
+	for (long i = 0; i < ss->nst; i++)
+		free(ss->st[i].val);
+	free(ss->col);
+	free(ss->st);
+	free(ss);
+}
+
+static long eval_int(Z3_context z, Z3_model m, Z3_ast t)
+{
+	Z3_ast v = NULL;
+	int64_t x = 0;
+	if (Z3_model_eval(z, m, t, 1, &v) && Z3_get_numeral_int64(z, v, &x))
+		return (long)x;
+	return 0;
+}
+
+int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond)
+{
+	Z3_context z = ss->enc->z;
+	Z3_solver_push(z, s);
+	int ok = 1;
+	Z3_ast *eqs = malloc(sizeof(Z3_ast) * (size_t)(ss->ncol ? ss->ncol : 1));
+	for (;;) {
+		Z3_lbool r = Z3_solver_check(z, s);
+		if (r == Z3_L_UNDEF) {
+			ok = 0;
+			break;
+		}
+		if (r == Z3_L_FALSE)
+			break;
+		Z3_model m = Z3_solver_get_model(z, s);
+		Z3_model_inc_ref(z, m);
+		if (ss->nst == ss->cap) {
+			ss->cap = ss->cap ? 2 * ss->cap : 16;
+			ss->st = realloc(ss->st, sizeof *ss->st * (size_t)ss->cap);
+		}
+		struct state *st = &ss->st[ss->nst++];
+		st->val = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
+		for (int i = 0; i < ss->ncol; i++) {
+			st->val[i] = eval_int(z, m, ss->col[i].term);
+			eqs[i] = Z3_mk_eq(z, ss->col[i].term,
+					  Z3_mk_int64(z, st->val[i], Z3_mk_int_sort(z)));
+		}
+		Z3_ast pv = NULL;
+		st->positive = Z3_model_eval(z, m, cond, 1, &pv) &&
+			       Z3_get_bool_value(z, pv) == Z3_L_TRUE;
+		Z3_model_dec_ref(z, m);
+		if (ss->ncol == 0)
+			break; /* one state with nothing observed */
+		Z3_solver_assert(z, s, Z3_mk_not(z, Z3_mk_and(z, (unsigned)ss->ncol, eqs)));
+	}
+	free(eqs);
+	Z3_solver_pop(z, s, 1);
+	return ok;
+}
+
+long state_set_size(const struct state_set *ss)
+{
+	return ss->nst;
+}
+
+long state_set_count(const struct state_set *ss, int positive)
+{
+	long k = 0;
+	for (long i = 0; i < ss->nst; i++)
+		k += ss->st[i].positive == positive;
+	return k;
+}
+
+/* Column by column: integers in numeric order before location names, which
+ * sort by name. */
+static int state_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct state_set *ss = ctx;
+	const struct encoding *cmp_enc = ss->enc;
+	int cmp_ncol = ss->ncol;
+	const struct state *a = pa, *b = pb;
+	for (int i = 0; i < cmp_ncol; i++) {
+		long x = a->val[i], y = b->val[i];
+		if (x == y)
+			continue;
+		int lx = enc_address_loc(cmp_enc, x), ly = enc_address_loc(cmp_enc, y);
+		if ((lx >= 0) != (ly >= 0))
+			return lx >= 0 ? 1 : -1;
+		if (lx >= 0)
+			return strcmp(cmp_enc->prog->locs[lx].name, cmp_enc->prog->locs[ly].name);
+		return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+void state_set_print(const struct state_set *ss, FILE *out)
+{
+	qsort_r(ss->st, (size_t)ss->nst, sizeof *ss->st, state_cmp, (void *)ss);
+	for (long i = 0; i < ss->nst; i++) {
+		for (int c = 0; c < ss->ncol; c++) {
+			long v = ss->st[i].val[c];
+			int l = enc_address_loc(ss->enc, v);
+			fprintf(out, c ? " %s=" : "%s=", ss->col[c].label);
+			if (l >= 0)
+				fprintf(out, "%s;", ss->enc->prog->locs[l].name);
+			else
+				fprintf(out, "%ld;", v);
+		}
+		fprintf(out, "\n");
+	}
+}

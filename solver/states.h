@@ -1,0 +1,32 @@
+/*
+ * states.h - the final states of a test, as herd7 lists them.
+ *
+ * The observed values are the registers and locations named in the final
+ * condition and in the "locations" clause.  A state set enumerates every
+ * distinct combination that some consistent execution reaches, records
+ * whether it satisfies the condition's proposition, and prints the list in
+ * herd7's order.  It does not decide the verdict.
+ */
+#ifndef LKMMC_STATES_H
+#define LKMMC_STATES_H
+
+#include <stdio.h>
+#include <z3.h>
+
+struct encoding;
+struct state_set;
+
+struct state_set *state_set_new(const struct encoding *enc);
+void state_set_free(struct state_set *ss);
+
+/* Enumerate all states reachable in s (s is restored afterwards).  cond is
+ * the proposition, evaluated per state.  Returns 0 if Z3 gave up. */
+int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond);
+
+long state_set_size(const struct state_set *ss);
+/* States satisfying (positive = 1) or not satisfying the proposition. */
+long state_set_count(const struct state_set *ss, int positive);
+/* One line per state: "0:r0=0; 1:r0=1; [x]=1;" */
+void state_set_print(const struct state_set *ss, FILE *out);
+
+#endif

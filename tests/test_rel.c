@@ -1,0 +1,173 @@
+/*
+ * test_rel.c - unit tests of the relation algebra (encoder/rel.c).
+ *
+ * Each test builds relations over a few events whose entries are constants
+ * or free variables, then asks Z3 whether a claimed property is valid
+ * (its negation unsatisfiable) or satisfiable.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "encoder/rel.h"
+#include "frontend/arena.h"
+
+struct fixture {
+	Z3_context z;
+	struct arena *arena;
+	struct rel_ctx rc;
+	Z3_ast guard[8];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	Z3_config cfg = Z3_mk_config();
+	f->z = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	f->arena = arena_new();
+	for (int i = 0; i < 8; i++)
+		f->guard[i] = Z3_mk_true(f->z);
+	rel_ctx_init(&f->rc, f->z, 5, f->guard, f->arena);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	rel_ctx_fini(&f->rc);
+	arena_free(f->arena);
+	Z3_del_context(f->z);
+	free(f);
+	return 0;
+}
+
+/* Is fact satisfiable together with the context's definitions? */
+static int sat(struct fixture *f, Z3_ast fact)
+{
+	Z3_solver s = Z3_mk_solver(f->z);
+	Z3_solver_inc_ref(f->z, s);
+	unsigned k = Z3_ast_vector_size(f->z, f->rc.defs);
+	for (unsigned i = 0; i < k; i++)
+		Z3_solver_assert(f->z, s, Z3_ast_vector_get(f->z, f->rc.defs, i));
+	if (fact)
+		Z3_solver_assert(f->z, s, fact);
+	int r = Z3_solver_check(f->z, s) == Z3_L_TRUE;
+	Z3_solver_dec_ref(f->z, s);
+	return r;
+}
+
+static Z3_ast var(struct fixture *f, const char *name)
+{
+	return Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
+}
+
+#define AT(r, a, b) REL_AT(r, 5, a, b)
+
+static void test_seq_prunes_and_folds(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc), b = rel_new(rc);
+	AT(a, 0, 1) = rc->t;
+	AT(b, 1, 2) = rc->t;
+	AT(b, 3, 4) = var(f, "x");
+	rel_t ab = rel_seq(rc, a, b);
+	assert_int_equal(rel_count(rc, ab), 1);
+	assert_true(rel_is_true(rc, AT(ab, 0, 2)));
+	assert_null(AT(ab, 0, 4));
+}
+
+static void test_inverse_and_diff(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast x = var(f, "x");
+	AT(a, 1, 3) = x;
+	AT(a, 2, 2) = rc->t;
+	rel_t inv = rel_inv(rc, a);
+	assert_ptr_equal(AT(inv, 3, 1), x);
+	rel_t id = rel_id(rc, set_all(rc));
+	rel_t d = rel_diff(rc, a, id);
+	assert_null(AT(d, 2, 2));
+	assert_ptr_equal(AT(d, 1, 3), x);
+}
+
+/* A cycle 0->1->2->0 whose last edge is a variable: acyclic iff not x. */
+static void test_acyclic_cycle(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast x = var(f, "x");
+	AT(a, 0, 1) = rc->t;
+	AT(a, 1, 2) = rc->t;
+	AT(a, 2, 0) = x;
+	AT(a, 3, 4) = rc->t; /* not on a cycle: no rank needed */
+	Z3_ast ac = rel_acyclic(rc, a, "t");
+	assert_true(sat(f, ac));
+	Z3_ast both[2] = {ac, x};
+	assert_false(sat(f, Z3_mk_and(f->z, 2, both)));
+}
+
+/* a+ contains every path and, in its least model, nothing else. */
+static void test_plus_horn(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast x = var(f, "x");
+	AT(a, 0, 1) = rc->t;
+	AT(a, 1, 2) = x;
+	rel_t tc = rel_plus(rc, a, "tc");
+	assert_null(AT(tc, 2, 0)); /* not in the may-closure */
+	/* x forces 0 ->+ 2 */
+	Z3_ast f1[2] = {x, Z3_mk_not(f->z, AT(tc, 0, 2))};
+	assert_false(sat(f, Z3_mk_and(f->z, 2, f1)));
+	/* without x, 0 ->+ 2 may be false (least fixpoint reachable) */
+	Z3_ast f2[2] = {Z3_mk_not(f->z, x), Z3_mk_not(f->z, AT(tc, 0, 2))};
+	assert_true(sat(f, Z3_mk_and(f->z, 2, f2)));
+}
+
+static void test_irreflexive_and_empty(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast x = var(f, "x");
+	AT(a, 2, 2) = x;
+	AT(a, 1, 0) = rc->t;
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){rel_irreflexive(rc, a), x})));
+	assert_true(sat(f, rel_irreflexive(rc, a)));
+	assert_false(sat(f, rel_is_empty(rc, a)));
+}
+
+static void test_domain_range(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	AT(a, 0, 3) = rc->t;
+	set_t d = set_domain(rc, a), r = set_range(rc, a);
+	assert_true(rel_is_true(rc, d[0]));
+	assert_null(d[3]);
+	assert_true(rel_is_true(rc, r[3]));
+	assert_null(r[0]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_seq_prunes_and_folds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inverse_and_diff, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_acyclic_cycle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plus_horn, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_irreflexive_and_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_domain_range, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
