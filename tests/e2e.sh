@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# End-to-end tests of the real binary: the front end's error and parse
+# tests, then the checker on our litmus tests and the kernel's 34.
+set -u
+cd "$(dirname "$0")/.."
+status=0
+for t in tests/e2e-frontend.sh tests/e2e-litmus.sh; do
+	if [ -f "$t" ]; then
+		echo "== $t"
+		bash "$t" || status=1
+	else
+		echo "missing $t"; status=1
+	fi
+done
+exit $status
