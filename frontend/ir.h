@@ -177,6 +177,10 @@ struct ir_cond {
 	struct ir_value rhs;       /* IR_C_ATOM: with this value (equality) */
 	struct ir_cond *a, *b;     /* IR_C_NOT (a), IR_C_AND/OR (a, b) */
 	struct ir_pos pos;
+	/* Added by the front end: herd7 also compares two observables,
+	 * as in "0:r1=1:r2" or "x=0:r1". */
+	int rhs_is_obs;            /* IR_C_ATOM: 1 when rhs_obs replaces rhs */
+	struct ir_observable rhs_obs; /* IR_C_ATOM: the observable compared */
 };
 
 enum ir_quant { IR_Q_EXISTS, IR_Q_NOT_EXISTS, IR_Q_FORALL };

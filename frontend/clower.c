@@ -1,0 +1,1077 @@
+/*
+ * clower.c - lowers one process body, as parsed by libclang, into IR
+ * instructions (see clower.h).
+ *
+ * Every memory access, fence or kernel primitive becomes its own
+ * instruction in C's left-to-right order; expressions that contain several
+ * accesses are flattened into temporaries (%tN); "&&", "||" and "?:" whose
+ * later operands contain accesses become IR_IF so that short-circuit order
+ * is kept; loops become IR_LOOP with IR_IF + IR_BREAK.  Casts are dropped.
+ * A parameter "int *x" is the address of location x (IR_E_LOC); every other
+ * variable is a register, declared or not (herd7's implicit registers).
+ *
+ * It does not run libclang (cparse.c does) nor read the litmus syntax.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "clower.h"
+#include "cscan.h"
+#include "fe.h"
+#include "kapi.h"
+
+/* A block being built. */
+struct bb {
+	struct ir_instr *v; /* instructions */
+	int n, cap;         /* count, room */
+};
+
+/* Where an instruction comes from. */
+struct src {
+	struct ir_pos pos; /* line:col of the call or statement */
+	const char *text;  /* its source text */
+};
+
+/* What is known about a register while lowering (parallel to regs). */
+struct regx {
+	int implicit;     /* never declared: herd7 implicit register */
+	int assigned;     /* written somewhere (or initialised) */
+	size_t first_use; /* litmus offset of its first use */
+};
+
+/* The lowering of one thread. */
+struct lw {
+	struct ctu *t;            /* the test and its TU */
+	struct fe *fe;            /* the parse */
+	const struct fe_proc *p;  /* the process */
+	int tid;                  /* its thread index */
+	int loops[64];            /* open loops: 1 if "continue" is allowed */
+	int nloops;               /* how many */
+	struct regx *rx;          /* per register */
+	int nrx;                  /* room in rx */
+};
+
+/* Pseudo destinations for call(). */
+#define DST_NONE (-1)   /* result discarded */
+#define DST_VALUE (-2)  /* result wanted in a fresh temporary */
+
+/* --- positions and text ------------------------------------------------ */
+
+static size_t b_start(CXCursor c)
+{
+	unsigned off = 0;
+	clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(c)),
+			      NULL, NULL, NULL, &off);
+	return off;
+}
+
+static size_t b_end(CXCursor c)
+{
+	unsigned off = 0;
+	clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)),
+			      NULL, NULL, NULL, &off);
+	return off;
+}
+
+/* Litmus offset of a buffer offset (the body start when unmapped). */
+static size_t lit(const struct lw *w, size_t boff)
+{
+	size_t off = ctu_lit_off(w->t, boff);
+	return off == (size_t)-1 ? w->p->body_off : off;
+}
+
+static struct src src_of(const struct lw *w, CXCursor c)
+{
+	size_t a = lit(w, b_start(c)), e = lit(w, b_end(c));
+	struct src s = { fe_pos(w->fe, a), fe_text_squash(w->fe, a, e) };
+	return s;
+}
+
+static int err_at(struct lw *w, CXCursor c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int err_at(struct lw *w, CXCursor c, const char *fmt, ...)
+{
+	char msg[900];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return fe_error(w->fe, lit(w, b_start(c)), "%s", msg);
+}
+
+/* The cursor's spelling, copied into the IR arena. */
+static char *spell(struct lw *w, CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = arena_strdup(w->fe->arena, clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/* The operator token at buffer offset off, into op[4]. */
+static void op_at(const struct lw *w, size_t off, char op[4])
+{
+	struct ctok tok = cscan_token(w->t->buf, off, w->t->len);
+	op[0] = '\0';
+	if (tok.kind == CT_PUNCT && tok.len < 4) {
+		memcpy(op, w->t->buf + tok.off, tok.len);
+		op[tok.len] = '\0';
+	}
+}
+
+/* --- cursors ----------------------------------------------------------- */
+
+/* The expression children of c; returns how many. */
+static int expr_kids(struct lw *w, CXCursor c, CXCursor *out, int max)
+{
+	CXCursor *k;
+	int n = ctu_kids(w->t, c, &k), m = 0;
+	for (int i = 0; i < n; i++)
+		if (clang_isExpression(clang_getCursorKind(k[i]))) {
+			if (m < max)
+				out[m] = k[i];
+			m++;
+		}
+	return m;
+}
+
+/* An implicit conversion: an UnexposedExpr spanning exactly its one
+ * operand.  Other UnexposedExprs are clang RecoveryExprs (see opform). */
+static int transparent(struct lw *w, CXCursor c)
+{
+	CXCursor kid[1];
+	return expr_kids(w, c, kid, 1) == 1 && b_start(c) == b_start(kid[0]) &&
+	       b_end(c) == b_end(kid[0]);
+}
+
+/* Strip parentheses, casts and implicit conversions. */
+static CXCursor strip(struct lw *w, CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		CXCursor kid[1];
+		if (k == CXCursor_UnexposedExpr ? !transparent(w, c)
+		    : k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
+			return c;
+		if (expr_kids(w, c, kid, 1) != 1)
+			return c;
+		c = kid[0];
+	}
+}
+
+/* An operator expression: UnaryOperator, BinaryOperator,
+ * CompoundAssignOperator, or a RecoveryExpr of either shape (an expression
+ * with a type error that clang kept; see cparse.c).  libclang 14 does not
+ * give operators, so they are read from the source. */
+struct opform {
+	int nkids;       /* 1 unary, 2 binary, 0 not an operator expression */
+	CXCursor kid[2]; /* the operands */
+	char op[4];      /* the operator token */
+	int postfix;     /* unary x++ / x-- */
+};
+
+static void opform(struct lw *w, CXCursor e, struct opform *f)
+{
+	enum CXCursorKind k = clang_getCursorKind(e);
+	f->nkids = 0;
+	f->op[0] = '\0';
+	f->postfix = 0;
+	if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator &&
+	    k != CXCursor_CompoundAssignOperator &&
+	    !(k == CXCursor_UnexposedExpr && !transparent(w, e)))
+		return;
+	int n = expr_kids(w, e, f->kid, 2);
+	if (n == 1) {
+		f->postfix = b_start(e) == b_start(f->kid[0]);
+		op_at(w, f->postfix ? b_end(f->kid[0]) : b_start(e), f->op);
+		f->nkids = 1;
+	} else if (n == 2) {
+		op_at(w, b_end(f->kid[0]), f->op);
+		f->nkids = 2;
+	}
+}
+
+/* Is op an assignment operator ("=", "+=", ...)? */
+static int is_assign_op(const char *op)
+{
+	size_t n = strlen(op);
+	return n > 0 && op[n - 1] == '=' && strcmp(op, "==") != 0 &&
+	       strcmp(op, "!=") != 0 && strcmp(op, "<=") != 0 &&
+	       strcmp(op, ">=") != 0;
+}
+
+static int binop_of(const char *op, enum ir_binop *out)
+{
+	static const struct { const char *s; enum ir_binop op; } map[] = {
+		{ "+", IR_ADD }, { "-", IR_SUB }, { "*", IR_MUL },
+		{ "/", IR_DIV }, { "%", IR_MOD }, { "&", IR_BAND },
+		{ "|", IR_BOR }, { "^", IR_BXOR }, { "<<", IR_SHL },
+		{ ">>", IR_SHR }, { "==", IR_EQ }, { "!=", IR_NE },
+		{ "<", IR_LT }, { "<=", IR_LE }, { ">", IR_GT },
+		{ ">=", IR_GE }, { "&&", IR_LAND }, { "||", IR_LOR },
+	};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcmp(map[i].s, op) == 0) {
+			*out = map[i].op;
+			return 1;
+		}
+	return 0;
+}
+
+/* --- IR construction --------------------------------------------------- */
+
+static struct ir_expr *mk(struct lw *w, enum ir_expr_kind kind, struct ir_pos pos)
+{
+	struct ir_expr *e = arena_alloc(w->fe->arena, sizeof *e);
+	e->kind = kind;
+	e->pos = pos;
+	return e;
+}
+
+static struct ir_expr *mk_const(struct lw *w, long num, struct ir_pos pos)
+{
+	struct ir_expr *e = mk(w, IR_E_CONST, pos);
+	e->num = num;
+	return e;
+}
+
+static struct ir_expr *mk_reg(struct lw *w, int reg, struct ir_pos pos)
+{
+	struct ir_expr *e = mk(w, IR_E_REG, pos);
+	e->reg = reg;
+	return e;
+}
+
+static struct ir_expr *mk_un(struct lw *w, enum ir_unop op, struct ir_expr *a)
+{
+	struct ir_expr *e = mk(w, IR_E_UNARY, a->pos);
+	e->op = op;
+	e->a = a;
+	return e;
+}
+
+static struct ir_expr *mk_bin(struct lw *w, enum ir_binop op, struct ir_expr *a,
+			      struct ir_expr *b)
+{
+	struct ir_expr *e = mk(w, IR_E_BINARY, a->pos);
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	return e;
+}
+
+/* Track register r (grow rx as registers appear). */
+static struct regx *rx(struct lw *w, int r)
+{
+	if (r >= w->nrx) {
+		int cap = w->nrx ? w->nrx : 16;
+		while (cap <= r)
+			cap *= 2;
+		w->rx = arena_grow(w->t->scratch, w->rx, sizeof *w->rx,
+				   (size_t)w->nrx, (size_t)cap);
+		w->nrx = cap;
+	}
+	return &w->rx[r];
+}
+
+static int temp(struct lw *w, struct ir_pos pos)
+{
+	int r = fe_reg_temp(w->fe, w->tid, pos);
+	rx(w, r)->assigned = 1;
+	return r;
+}
+
+/* A new instruction at the end of b; valid until the next emit into b. */
+static struct ir_instr *emit(struct lw *w, struct bb *b, enum ir_op op,
+			     struct src s, int dst)
+{
+	b->v = fe_reserve(w->fe->arena, b->v, sizeof *b->v, b->n, &b->cap);
+	struct ir_instr *in = &b->v[b->n++];
+	memset(in, 0, sizeof *in);
+	in->op = op;
+	in->pos = s.pos;
+	in->text = s.text;
+	in->dst = dst;
+	if (dst >= 0)
+		rx(w, dst)->assigned = 1;
+	return in;
+}
+
+static struct ir_block fin(struct bb *b)
+{
+	struct ir_block blk = { b->v, b->n };
+	return blk;
+}
+
+/* --- expressions ------------------------------------------------------- */
+
+static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b);
+static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
+		struct ir_expr **val);
+static int stmt(struct lw *w, CXCursor c, struct bb *b);
+
+/* The register a VarDecl names, created on first use. */
+static int reg_of(struct lw *w, CXCursor decl, CXCursor use)
+{
+	char *name = spell(w, decl);
+	int implicit = ctu_lit_off(w->t, b_start(decl)) == (size_t)-1;
+	char *ctype = NULL;
+	struct ir_pos pos;
+	if (implicit) {
+		pos = fe_pos(w->fe, lit(w, b_start(use)));
+	} else {
+		CXString ts = clang_getTypeSpelling(clang_getCursorType(decl));
+		ctype = arena_strdup(w->fe->arena, clang_getCString(ts));
+		clang_disposeString(ts);
+		unsigned off = 0;
+		clang_getFileLocation(clang_getCursorLocation(decl), NULL, NULL,
+				      NULL, &off);
+		pos = fe_pos(w->fe, lit(w, off));
+
+	}
+	int r = fe_reg_use(w->fe, w->tid, name, ctype, pos);
+	struct regx *x = rx(w, r);
+	if (implicit && !x->implicit) {
+		x->implicit = 1;
+		x->first_use = lit(w, b_start(use));
+	}
+	if (!implicit)
+		x->assigned = 1; /* declared: a C variable, 0 or its init */
+	return r;
+}
+
+/* A use of a declared name: parameter, register or enum constant. */
+static struct ir_expr *ref(struct lw *w, CXCursor e)
+{
+	CXCursor d = clang_getCursorReferenced(e);
+	struct ir_pos pos = fe_pos(w->fe, lit(w, b_start(e)));
+	switch (clang_getCursorKind(d)) {
+	case CXCursor_ParmDecl: {
+		struct ir_expr *x = mk(w, IR_E_LOC, pos);
+		x->loc = ir_find_loc(w->fe->prog, spell(w, d));
+		return x;
+	}
+	case CXCursor_VarDecl:
+		return mk_reg(w, reg_of(w, d, e), pos);
+	case CXCursor_EnumConstantDecl:
+		return mk_const(w, (long)clang_getEnumConstantDeclValue(d), pos);
+	default:
+		err_at(w, e, "'%s' cannot be used as a value here", spell(w, e));
+		return NULL;
+	}
+}
+
+/* The register an assignment target names, or -1 (error recorded). */
+static int target_reg(struct lw *w, CXCursor lhs, const char *what)
+{
+	CXCursor e = strip(w, lhs);
+	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(e);
+		if (clang_getCursorKind(d) == CXCursor_VarDecl)
+			return reg_of(w, d, e);
+		if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
+			char *n = spell(w, e);
+			err_at(w, lhs,
+			       "cannot %s '%s': it is the address of a shared "
+			       "location; write *%s = v or WRITE_ONCE(*%s, v)",
+			       what, n, n, n);
+			return -1;
+		}
+	}
+	err_at(w, lhs, "cannot %s this expression: only registers and *p can "
+	       "be assigned", what);
+	return -1;
+}
+
+/* Is c (stripped) a prefix "*p"?  Sets *ptr to p. */
+static int is_deref(struct lw *w, CXCursor c, CXCursor *ptr)
+{
+	struct opform f;
+	opform(w, strip(w, c), &f);
+	if (f.nkids != 1 || f.postfix || strcmp(f.op, "*") != 0)
+		return 0;
+	*ptr = f.kid[0];
+	return 1;
+}
+
+/* dst = value of rhs, with the access itself writing dst when rhs is one
+ * (r = READ_ONCE(*x) is one load, not a load and a copy). */
+static int assign_to(struct lw *w, int dst, CXCursor rhs, struct bb *b,
+		     struct src s)
+{
+	CXCursor e = strip(w, rhs), ptr;
+	if (clang_getCursorKind(e) == CXCursor_CallExpr) {
+		struct ir_expr *v;
+		return call(w, e, b, dst, s, &v);
+	}
+	if (is_deref(w, e, &ptr)) {
+		struct ir_expr *a = rv(w, ptr, b);
+		if (!a)
+			return 0;
+		struct ir_instr *in = emit(w, b, IR_LOAD, s, dst);
+		in->a = a;
+		in->order = IR_ORD_PLAIN;
+		return 1;
+	}
+	struct ir_expr *v = rv(w, rhs, b);
+	if (!v)
+		return 0;
+	emit(w, b, IR_ASSIGN, s, dst)->a = v;
+	return 1;
+}
+
+/* r = r op v for a register, or a plain load and store for *p. */
+static int update(struct lw *w, CXCursor target, enum ir_binop op,
+		  const CXCursor *rhs, struct bb *b, struct src s, int in_expr,
+		  struct ir_expr **val)
+{
+	CXCursor ptr;
+	struct ir_expr *v;
+	if (is_deref(w, target, &ptr)) {
+		if (in_expr)
+			return err_at(w, target,
+				      "a store inside an expression cannot be "
+				      "ordered; make it a statement of its own");
+		struct ir_expr *a = rv(w, ptr, b);
+		if (!a)
+			return 0;
+		int t = temp(w, s.pos);
+		struct ir_instr *in = emit(w, b, IR_LOAD, s, t);
+		in->a = a;
+		in->order = IR_ORD_PLAIN;
+		v = rhs ? rv(w, *rhs, b) : mk_const(w, 1, s.pos);
+		if (!v)
+			return 0;
+		in = emit(w, b, IR_STORE, s, -1);
+		in->a = a;
+		in->b = mk_bin(w, op, mk_reg(w, t, s.pos), v);
+		in->order = IR_ORD_PLAIN;
+		*val = NULL;
+		return 1;
+	}
+	int r = target_reg(w, target, "assign to");
+	if (r < 0)
+		return 0;
+	v = rhs ? rv(w, *rhs, b) : mk_const(w, 1, s.pos);
+	if (!v)
+		return 0;
+	emit(w, b, IR_ASSIGN, s, r)->a = mk_bin(w, op, mk_reg(w, r, s.pos), v);
+	*val = mk_reg(w, r, s.pos);
+	return 1;
+}
+
+static struct ir_expr *unary(struct lw *w, CXCursor e, const struct opform *f,
+			      struct bb *b)
+{
+	CXCursor child = f->kid[0];
+	const char *op = f->op;
+	int postfix = f->postfix;
+	struct src s = src_of(w, e);
+	if (strcmp(op, "*") == 0) {
+		struct ir_expr *a = rv(w, child, b);
+		if (!a)
+			return NULL;
+		int t = temp(w, s.pos);
+		struct ir_instr *in = emit(w, b, IR_LOAD, s, t);
+		in->a = a;
+		in->order = IR_ORD_PLAIN;
+		return mk_reg(w, t, s.pos);
+	}
+	if (strcmp(op, "&") == 0) {
+		CXCursor ptr;
+		if (is_deref(w, child, &ptr))
+			return rv(w, ptr, b);
+		err_at(w, e, "cannot take the address of '%s' in a process "
+		       "body; parameters are already addresses (use x, not &x)",
+		       src_of(w, child).text);
+		return NULL;
+	}
+	if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
+		enum ir_binop bop = op[0] == '+' ? IR_ADD : IR_SUB;
+		if (is_deref(w, child, &(CXCursor){0}))
+			return err_at(w, e, "'%s' of memory inside an expression "
+				      "cannot be ordered; make it a statement",
+				      op), NULL;
+		int r = target_reg(w, child, "increment");
+		if (r < 0)
+			return NULL;
+		int t = r;
+		if (postfix) {
+			t = temp(w, s.pos);
+			emit(w, b, IR_ASSIGN, s, t)->a = mk_reg(w, r, s.pos);
+		}
+		emit(w, b, IR_ASSIGN, s, r)->a =
+			mk_bin(w, bop, mk_reg(w, r, s.pos), mk_const(w, 1, s.pos));
+		return mk_reg(w, t, s.pos);
+	}
+	struct ir_expr *a = rv(w, child, b);
+	if (!a)
+		return NULL;
+	if (strcmp(op, "-") == 0)
+		return mk_un(w, IR_NEG, a);
+	if (strcmp(op, "!") == 0)
+		return mk_un(w, IR_LNOT, a);
+	if (strcmp(op, "~") == 0)
+		return mk_un(w, IR_BNOT, a);
+	if (strcmp(op, "+") == 0)
+		return a;
+	err_at(w, e, "unsupported operator '%s'", op);
+	return NULL;
+}
+
+/* a && b, a || b, a ? b : c whose later operands contain accesses. */
+static struct ir_expr *branchy(struct lw *w, CXCursor e, struct ir_expr *ea,
+			       const CXCursor *then_c, const CXCursor *else_c,
+			       enum ir_binop op, struct bb *b)
+{
+	struct src s = src_of(w, e);
+	struct bb tb = {0}, eb = {0};
+	struct ir_expr *et = then_c ? rv(w, *then_c, &tb) : NULL;
+	struct ir_expr *ee = else_c ? rv(w, *else_c, &eb) : NULL;
+	if ((then_c && !et) || (else_c && !ee))
+		return NULL;
+	struct ir_pos p = s.pos;
+	if (tb.n == 0 && eb.n == 0) {
+		if (op == IR_LAND || op == IR_LOR)
+			return mk_bin(w, op, ea, et ? et : ee);
+		struct ir_expr *x = mk(w, IR_E_COND, ea->pos);
+		x->a = ea;
+		x->b = et;
+		x->c = ee;
+		return x;
+	}
+	int t = temp(w, p);
+	/* &&: then = (b != 0), else = 0; ||: then = 1, else = (b != 0). */
+	if (op == IR_LAND || op == IR_LOR) {
+		struct ir_expr *bv = mk_bin(w, IR_NE, et ? et : ee,
+					    mk_const(w, 0, p));
+		struct bb *side = op == IR_LAND ? &tb : &eb;
+		emit(w, side, IR_ASSIGN, s, t)->a = bv;
+		emit(w, op == IR_LAND ? &eb : &tb, IR_ASSIGN, s, t)->a =
+			mk_const(w, op == IR_LOR, p);
+	} else {
+		emit(w, &tb, IR_ASSIGN, s, t)->a = et;
+		emit(w, &eb, IR_ASSIGN, s, t)->a = ee;
+	}
+	struct ir_instr *in = emit(w, b, IR_IF, s, -1);
+	in->a = ea;
+	in->then_b = fin(&tb);
+	in->else_b = fin(&eb);
+	return mk_reg(w, t, p);
+}
+
+static struct ir_expr *compound(struct lw *w, CXCursor e,
+				const struct opform *f, struct bb *b,
+				struct src s, int in_expr);
+
+static struct ir_expr *binary(struct lw *w, CXCursor e, const struct opform *f,
+			      struct bb *b)
+{
+	const CXCursor *kid = f->kid;
+	const char *op = f->op;
+	struct src s = src_of(w, e);
+	if (strcmp(op, "=") != 0 && is_assign_op(op))
+		return compound(w, e, f, b, s, 1);
+	if (strcmp(op, "=") == 0) {
+		CXCursor ptr;
+		if (is_deref(w, kid[0], &ptr)) {
+			err_at(w, e, "a store inside an expression cannot be "
+			       "ordered; make it a statement of its own");
+			return NULL;
+		}
+		int r = target_reg(w, kid[0], "assign to");
+		if (r < 0 || !assign_to(w, r, kid[1], b, s))
+			return NULL;
+		return mk_reg(w, r, s.pos);
+	}
+	if (strcmp(op, ",") == 0)
+		return rv(w, kid[0], b) ? rv(w, kid[1], b) : NULL;
+	enum ir_binop bop;
+	if (!binop_of(op, &bop)) {
+		err_at(w, e, "unsupported operator '%s'", op);
+		return NULL;
+	}
+	struct ir_expr *ea = rv(w, kid[0], b);
+	if (!ea)
+		return NULL;
+	if (bop == IR_LAND)
+		return branchy(w, e, ea, &kid[1], NULL, bop, b);
+	if (bop == IR_LOR)
+		return branchy(w, e, ea, NULL, &kid[1], bop, b);
+	struct ir_expr *eb = rv(w, kid[1], b);
+	return eb ? mk_bin(w, bop, ea, eb) : NULL;
+}
+
+static struct ir_expr *compound(struct lw *w, CXCursor e,
+				const struct opform *f, struct bb *b,
+				struct src s, int in_expr)
+{
+	char op[4];
+	memcpy(op, f->op, sizeof op);
+	size_t n = strlen(op);
+	enum ir_binop bop;
+	op[n - 1] = '\0';
+	if (!binop_of(op, &bop)) {
+		err_at(w, e, "unsupported assignment operator '%s='", op);
+		return NULL;
+	}
+	struct ir_expr *val;
+	if (!update(w, f->kid[0], bop, &f->kid[1], b, s, in_expr, &val))
+		return NULL;
+	return val ? val : mk_const(w, 0, s.pos);
+}
+
+static struct ir_expr *constant(struct lw *w, CXCursor e)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(e);
+	if (!r || clang_EvalResult_getKind(r) != CXEval_Int) {
+		if (r)
+			clang_EvalResult_dispose(r);
+		err_at(w, e, "unsupported constant");
+		return NULL;
+	}
+	long v = (long)clang_EvalResult_getAsLongLong(r);
+	clang_EvalResult_dispose(r);
+	return mk_const(w, v, fe_pos(w->fe, lit(w, b_start(e))));
+}
+
+static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b)
+{
+	CXCursor e = strip(w, c);
+	switch (clang_getCursorKind(e)) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_CharacterLiteral:
+		return constant(w, e);
+	case CXCursor_DeclRefExpr:
+		return ref(w, e);
+	case CXCursor_UnaryOperator:
+	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator:
+	case CXCursor_UnexposedExpr: {
+		struct opform f;
+		opform(w, e, &f);
+		if (f.nkids == 1)
+			return unary(w, e, &f, b);
+		if (f.nkids == 2)
+			return binary(w, e, &f, b);
+		break;
+	}
+	case CXCursor_ConditionalOperator: {
+		CXCursor kid[3];
+		if (expr_kids(w, e, kid, 3) != 3) {
+			err_at(w, e, "unsupported conditional expression");
+			return NULL;
+		}
+		struct ir_expr *ea = rv(w, kid[0], b);
+		return ea ? branchy(w, e, ea, &kid[1], &kid[2], IR_EQ, b) : NULL;
+	}
+	case CXCursor_CallExpr: {
+		struct ir_expr *v = NULL;
+		return call(w, e, b, DST_VALUE, src_of(w, e), &v) ? v : NULL;
+	}
+	default:
+		break;
+	}
+	CXString k = clang_getCursorKindSpelling(clang_getCursorKind(e));
+	err_at(w, e, "unsupported C expression '%s' (%s)", src_of(w, e).text,
+	       clang_getCString(k));
+	clang_disposeString(k);
+	return NULL;
+}
+
+/* --- kernel primitives ------------------------------------------------- */
+
+/* The address operand of primitive k from argument arg. */
+static struct ir_expr *address(struct lw *w, CXCursor arg,
+			       const struct kapi *k, struct bb *b)
+{
+	if (!k->addr_lvalue)
+		return rv(w, arg, b);
+	CXCursor ptr;
+	if (is_deref(w, arg, &ptr))
+		return rv(w, ptr, b);
+	err_at(w, arg, "%s takes a dereference such as %s(*x), not '%s'",
+	       k->name, k->name, src_of(w, arg).text);
+	return NULL;
+}
+
+static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
+		struct ir_expr **val)
+{
+	char *name = spell(w, c);
+	const struct kapi *k = kapi_find(name);
+	if (!k) {
+		if (!*name)
+			return err_at(w, c, "unsupported call: only kernel "
+				      "primitives can be called");
+		return err_at(w, c, "unknown kernel primitive '%s' (lkmmc "
+			      "knows the macros of linux-kernel.def and "
+			      "atomic_add_unless)", name);
+	}
+	int nargs = clang_Cursor_getNumArguments(c);
+	if (nargs != k->nargs)
+		return err_at(w, c, "'%s' takes %d argument%s but %d %s given",
+			      name, k->nargs, k->nargs == 1 ? "" : "s", nargs,
+			      nargs == 1 ? "is" : "are");
+	if (dst != DST_NONE && !k->returns)
+		return err_at(w, c, "'%s' has no value; it cannot be used in "
+			      "an expression or assigned", name);
+	struct ir_expr *addr = NULL, *v[3] = { NULL, NULL, NULL };
+	int nv = 0;
+	for (int i = 0; i < nargs; i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		struct ir_expr *x = i == k->addr_arg ? address(w, arg, k, b)
+						     : rv(w, arg, b);
+		if (!x)
+			return 0;
+		if (i == k->addr_arg)
+			addr = x;
+		else
+			v[nv++] = x;
+	}
+	if (k->implicit_one)
+		v[nv++] = mk_const(w, 1, s.pos);
+	if (dst == DST_VALUE)
+		dst = temp(w, s.pos);
+	struct ir_instr *in;
+	switch (k->kind) {
+	case K_LOAD:
+		in = emit(w, b, IR_LOAD, s, dst);
+		in->a = addr;
+		in->order = k->order;
+		break;
+	case K_STORE:
+	case K_STORE_MB:
+		in = emit(w, b, IR_STORE, s, -1);
+		in->a = addr;
+		in->b = v[0];
+		in->order = k->order;
+		if (k->kind == K_STORE_MB)
+			emit(w, b, IR_FENCE, s, -1)->fence = k->fence;
+		break;
+	case K_FENCE:
+		emit(w, b, IR_FENCE, s, -1)->fence = k->fence;
+		break;
+	case K_RMW:
+	case K_RMW_TEST: {
+		int t = k->kind == K_RMW_TEST ? temp(w, s.pos) : dst;
+		in = emit(w, b, IR_RMW, s, t);
+		in->a = addr;
+		in->b = v[0];
+		in->c = v[1];
+		in->order = k->order;
+		in->rmw = k->rmw;
+		in->arith = k->arith;
+		if (k->kind == K_RMW_TEST && dst >= 0)
+			emit(w, b, IR_ASSIGN, s, dst)->a =
+				mk_bin(w, k->test, mk_reg(w, t, s.pos),
+				       mk_const(w, 0, s.pos));
+		break;
+	}
+	case K_LOCK:
+		emit(w, b, IR_LOCK, s, -1)->a = addr;
+		break;
+	case K_UNLOCK:
+		emit(w, b, IR_UNLOCK, s, -1)->a = addr;
+		break;
+	case K_TRYLOCK:
+		emit(w, b, IR_TRYLOCK, s, dst)->a = addr;
+		break;
+	case K_ISLOCKED:
+		emit(w, b, IR_ISLOCKED, s, dst)->a = addr;
+		break;
+	case K_SRCU_LOCK:
+		emit(w, b, IR_SRCU_LOCK, s, dst)->a = addr;
+		break;
+	case K_SRCU_UNLOCK:
+		in = emit(w, b, IR_SRCU_UNLOCK, s, -1);
+		in->a = addr;
+		in->b = v[0];
+		break;
+	case K_SRCU_SYNC:
+		emit(w, b, IR_SRCU_SYNC, s, -1)->a = addr;
+		break;
+	}
+	*val = dst >= 0 ? mk_reg(w, dst, s.pos) : NULL;
+	return 1;
+}
+
+/* --- statements -------------------------------------------------------- */
+
+static int expr_stmt(struct lw *w, CXCursor c, struct bb *b)
+{
+	struct src s = src_of(w, c);
+	CXCursor e = strip(w, c), ptr;
+	struct ir_expr *v;
+	if (clang_getCursorKind(e) == CXCursor_CallExpr)
+		return call(w, e, b, DST_NONE, s, &v);
+	struct opform f;
+	opform(w, e, &f);
+	if (f.nkids == 2 && strcmp(f.op, "=") == 0) {
+		if (is_deref(w, f.kid[0], &ptr)) {
+			struct ir_expr *a = rv(w, ptr, b);
+			struct ir_expr *x = a ? rv(w, f.kid[1], b) : NULL;
+			if (!x)
+				return 0;
+			struct ir_instr *in = emit(w, b, IR_STORE, s, -1);
+			in->a = a;
+			in->b = x;
+			in->order = IR_ORD_PLAIN;
+			return 1;
+		}
+		int r = target_reg(w, f.kid[0], "assign to");
+		return r >= 0 && assign_to(w, r, f.kid[1], b, s);
+	}
+	if (f.nkids == 2 && is_assign_op(f.op))
+		return compound(w, e, &f, b, s, 0) != NULL;
+	if (f.nkids == 1 && (strcmp(f.op, "++") == 0 || strcmp(f.op, "--") == 0))
+		return update(w, f.kid[0], f.op[0] == '+' ? IR_ADD : IR_SUB,
+			      NULL, b, s, 0, &v);
+	return rv(w, c, b) != NULL;
+}
+
+/* if (!c) break; */
+static void break_unless(struct lw *w, struct bb *b, struct ir_expr *c,
+			 struct src s)
+{
+	if (c->kind == IR_E_CONST && c->num != 0)
+		return;
+	struct bb tb = {0};
+	emit(w, &tb, IR_BREAK, s, -1);
+	struct ir_instr *in = emit(w, b, IR_IF, s, -1);
+	in->a = mk_un(w, IR_LNOT, c);
+	in->then_b = fin(&tb);
+}
+
+static int push_loop(struct lw *w, CXCursor c, int cont_ok)
+{
+	if (w->nloops == (int)(sizeof w->loops / sizeof w->loops[0]))
+		return err_at(w, c, "loops nested too deeply");
+	w->loops[w->nloops++] = cont_ok;
+	return 1;
+}
+
+/* "keyword (cond)" as the text of a loop or if. */
+static struct src head_src(struct lw *w, CXCursor c, const char *kw,
+			   CXCursor *cond)
+{
+	struct src s = src_of(w, c);
+	const char *ct = cond ? src_of(w, *cond).text : "";
+	s.text = arena_printf(w->fe->arena, "%s (%s)", kw, ct);
+	return s;
+}
+
+static int if_stmt(struct lw *w, CXCursor c, struct bb *b)
+{
+	CXCursor *k;
+	int n = ctu_kids(w->t, c, &k);
+	if (n < 2 || n > 3)
+		return err_at(w, c, "malformed if statement");
+	struct src s = head_src(w, c, "if", &k[0]);
+	struct ir_expr *ec = rv(w, k[0], b);
+	if (!ec)
+		return 0;
+	struct bb tb = {0}, eb = {0};
+	if (!stmt(w, k[1], &tb) || (n == 3 && !stmt(w, k[2], &eb)))
+		return 0;
+	struct ir_instr *in = emit(w, b, IR_IF, s, -1);
+	in->a = ec;
+	in->then_b = fin(&tb);
+	in->else_b = fin(&eb);
+	return 1;
+}
+
+static int loop_stmt(struct lw *w, CXCursor c, struct bb *b)
+{
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	CXCursor *k;
+	int n = ctu_kids(w->t, c, &k);
+	/* Slots: init, cond, inc, body (absent ones are NULL). */
+	CXCursor *init = NULL, *cond = NULL, *inc = NULL, *body = NULL;
+	const char *kw = "while";
+	if (kind == CXCursor_WhileStmt && n == 2) {
+		cond = &k[0];
+		body = &k[1];
+	} else if (kind == CXCursor_DoStmt && n == 2) {
+		body = &k[0];
+		cond = &k[1];
+		kw = "do-while";
+	} else if (kind == CXCursor_ForStmt && n >= 1) {
+		kw = "for";
+		/* libclang skips absent parts: place each child by where it
+		 * starts relative to the two ';' and the ')'. */
+		size_t semi[2] = { 0, 0 }, rpar = 0, off = b_start(c);
+		int depth = 0, ns = 0;
+		for (;;) {
+			struct ctok tok = cscan_token(w->t->buf, off, w->t->len);
+			if (tok.kind == CT_EOF || tok.kind == CT_BAD)
+				return err_at(w, c, "malformed for statement");
+			off = tok.off + tok.len;
+			char ch = w->t->buf[tok.off];
+			if (tok.kind != CT_PUNCT || tok.len != 1)
+				continue;
+			if (ch == '(')
+				depth++;
+			else if (ch == ')' && --depth == 0) {
+				rpar = tok.off;
+				break;
+			} else if (ch == ';' && depth == 1 && ns < 2)
+				semi[ns++] = tok.off;
+		}
+		for (int i = 0; i < n; i++) {
+			size_t st = b_start(k[i]);
+			if (st < semi[0])
+				init = &k[i];
+			else if (st < semi[1])
+				cond = &k[i];
+			else if (st < rpar)
+				inc = &k[i];
+			else
+				body = &k[i];
+		}
+	} else {
+		return err_at(w, c, "malformed loop");
+	}
+	if (!body)
+		return err_at(w, c, "malformed loop");
+	struct src s = head_src(w, c, kw, cond);
+	if (init && !(clang_getCursorKind(*init) == CXCursor_DeclStmt
+		      ? stmt(w, *init, b) : expr_stmt(w, *init, b)))
+		return 0;
+	struct bb lb = {0};
+	if (kind != CXCursor_DoStmt && cond) {
+		struct ir_expr *ec = rv(w, *cond, &lb);
+		if (!ec)
+			return 0;
+		break_unless(w, &lb, ec, s);
+	}
+	/* "continue" would skip a do-while's test or a for's increment. */
+	if (!push_loop(w, c, kind == CXCursor_WhileStmt || !inc))
+		return 0;
+	if (kind == CXCursor_DoStmt)
+		w->loops[w->nloops - 1] = 0;
+	if (!stmt(w, *body, &lb))
+		return 0;
+	w->nloops--;
+	if (inc && !expr_stmt(w, *inc, &lb))
+		return 0;
+	if (kind == CXCursor_DoStmt) {
+		struct ir_expr *ec = rv(w, *cond, &lb);
+		if (!ec)
+			return 0;
+		break_unless(w, &lb, ec, s);
+	}
+	emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
+	return 1;
+}
+
+static int decl(struct lw *w, CXCursor vd, struct bb *b)
+{
+	if (clang_getCursorKind(vd) != CXCursor_VarDecl)
+		return err_at(w, vd, "unsupported declaration in a process body");
+	CXType ty = clang_getCanonicalType(clang_getCursorType(vd));
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(vd));
+	char *tname = arena_strdup(w->fe->arena, clang_getCString(ts));
+	clang_disposeString(ts);
+	int kind = fe_type_kind(tname);
+	char *name = spell(w, vd);
+	if (ty.kind == CXType_ConstantArray || ty.kind == CXType_IncompleteArray ||
+	    ty.kind == CXType_VariableArray || ty.kind == CXType_Record ||
+	    (kind != IR_LOC_INT && kind != IR_LOC_PTR))
+		return err_at(w, vd, "local '%s' has type '%s', which lkmmc does "
+			      "not model as a register (use int, intptr_t or a "
+			      "pointer)", name, tname);
+	unsigned noff = 0;
+	clang_getFileLocation(clang_getCursorLocation(vd), NULL, NULL, NULL,
+			      &noff);
+	int r = reg_of(w, vd, vd);
+	CXCursor init[1];
+	CXCursor *k;
+	int n = ctu_kids(w->t, vd, &k);
+	if (n == 0 || !clang_isExpression(clang_getCursorKind(k[n - 1])))
+		return 1;
+	init[0] = k[n - 1];
+	size_t a = lit(w, noff), e = lit(w, b_end(vd));
+	struct src s = { fe_pos(w->fe, a), fe_text_squash(w->fe, a, e) };
+	return assign_to(w, r, init[0], b, s);
+}
+
+/* The keyword starting a statement, for messages. */
+static const char *keyword(struct lw *w, CXCursor c)
+{
+	struct ctok tok = cscan_token(w->t->buf, b_start(c), w->t->len);
+	if (tok.kind != CT_IDENT)
+		return "this statement";
+	return arena_strndup(w->fe->arena, w->t->buf + tok.off, tok.len);
+}
+
+static int stmt(struct lw *w, CXCursor c, struct bb *b)
+{
+	enum CXCursorKind kind = clang_getCursorKind(c);
+	CXCursor *k;
+	int n;
+	switch (kind) {
+	case CXCursor_CompoundStmt:
+	case CXCursor_DeclStmt:
+		n = ctu_kids(w->t, c, &k);
+		for (int i = 0; i < n; i++)
+			if (!(kind == CXCursor_DeclStmt ? decl(w, k[i], b)
+							: stmt(w, k[i], b)))
+				return 0;
+		return 1;
+	case CXCursor_IfStmt:
+		return if_stmt(w, c, b);
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_ForStmt:
+		return loop_stmt(w, c, b);
+	case CXCursor_BreakStmt:
+		if (w->nloops == 0)
+			return err_at(w, c, "'break' outside a loop");
+		emit(w, b, IR_BREAK, src_of(w, c), -1);
+		return 1;
+	case CXCursor_ContinueStmt:
+		if (w->nloops == 0)
+			return err_at(w, c, "'continue' outside a loop");
+		if (!w->loops[w->nloops - 1])
+			return err_at(w, c, "'continue' in a do-while loop or in "
+				      "a for loop with an increment is not "
+				      "supported; use a while loop");
+		emit(w, b, IR_CONTINUE, src_of(w, c), -1);
+		return 1;
+	case CXCursor_NullStmt:
+		return 1;
+	default:
+		if (clang_isExpression(kind))
+			return expr_stmt(w, c, b);
+		return err_at(w, c, "'%s' is not supported in a process body",
+			      keyword(w, c));
+	}
+}
+
+int clower_thread(struct ctu *t, const struct fe_proc *p, CXCursor body)
+{
+	struct lw w = { .t = t, .fe = t->fe, .p = p, .tid = p->id };
+	struct ir_thread *th = &t->fe->prog->threads[p->id];
+	for (int r = 0; r < th->nregs; r++)
+		rx(&w, r)->assigned = th->regs[r].has_init;
+	struct bb b = {0};
+	if (!stmt(&w, body, &b))
+		return 0;
+	th->body = fin(&b);
+	/* An identifier never declared, initialised nor assigned is not a
+	 * register herd7 would know: most likely a missing parameter. */
+	for (int r = 0; r < th->nregs && r < w.nrx; r++) {
+		struct regx *x = &w.rx[r];
+		if (x->implicit && !x->assigned)
+			return fe_error(t->fe, x->first_use,
+					"undeclared location or register '%s' "
+					"in P%d: add it to the parameters "
+					"(int *%s) or assign it first",
+					th->regs[r].name, p->id,
+					th->regs[r].name);
+	}
+	return 1;
+}

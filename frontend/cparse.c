@@ -1,0 +1,427 @@
+/*
+ * cparse.c - runs libclang on a test's process bodies (see cparse.h).
+ *
+ * The virtual C file is: a prelude (typedefs for the kernel types, the
+ * kernel API as unprototyped functions returning long, NULL/true/false),
+ * then per process
+ *     void
+ *     #line L "file"
+ *     <padding>PN(params as written)
+ *     { <declarations of the identifiers the body uses without declaring>
+ *     #line L' "file"
+ *     <padding>{ body as written }
+ *     }
+ * so that every libclang position inside the copied text maps back to the
+ * litmus file's line and column.  Undeclared identifiers are herd7's
+ * implicit registers; they are declared as intptr_t, or intptr_t * when the
+ * body dereferences them, so that clang accepts both uses.  Only clang
+ * errors count (warnings such as int/pointer conversions are off).
+ *
+ * It does not turn the AST into IR (clower.c does).
+ */
+#include "cparse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "clower.h"
+#include "cscan.h"
+#include "fe.h"
+#include "kapi.h"
+#include "strbuf.h"
+
+/* The virtual file's name for libclang (never on disk). */
+#define VFILE "/lkmmc-virtual/litmus.c"
+
+struct cparse {
+	CXIndex index;  /* reused across tests */
+	char *prelude;  /* the declarations every test starts with */
+	size_t prelude_len; /* its length */
+};
+
+/* Typedef names the prelude defines (also known to fe_type_kind). */
+static const char prelude_types[] =
+	"typedef long intptr_t;\n"
+	"typedef unsigned long uintptr_t;\n"
+	"typedef unsigned long size_t;\n"
+	"typedef _Bool bool;\n"
+	"typedef unsigned char u8; typedef unsigned short u16;\n"
+	"typedef unsigned int u32; typedef unsigned long long u64;\n"
+	"typedef signed char s8; typedef short s16;\n"
+	"typedef int s32; typedef long long s64;\n"
+	"typedef signed char int8_t; typedef short int16_t;\n"
+	"typedef int int32_t; typedef long long int64_t;\n"
+	"typedef unsigned char uint8_t; typedef unsigned short uint16_t;\n"
+	"typedef unsigned int uint32_t; typedef unsigned long long uint64_t;\n"
+	"typedef int atomic_t;\n"
+	"typedef long atomic_long_t;\n"
+	"typedef int spinlock_t;\n"
+	"struct srcu_struct { int lkmmc_srcu; };\n"
+	"enum { NULL = 0, true = 1, false = 0 };\n";
+
+/* Names an implicit-register scan must not declare. */
+static const char *const reserved[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do",
+	"double", "else", "enum", "extern", "float", "for", "goto", "if",
+	"inline", "int", "long", "register", "restrict", "return", "short",
+	"signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+	"unsigned", "void", "volatile", "while", "_Bool", "_Atomic",
+	"intptr_t", "uintptr_t", "size_t", "bool", "u8", "u16", "u32", "u64",
+	"s8", "s16", "s32", "s64", "int8_t", "int16_t", "int32_t", "int64_t",
+	"uint8_t", "uint16_t", "uint32_t", "uint64_t", "atomic_t",
+	"atomic_long_t", "spinlock_t", "srcu_struct", "NULL", "true", "false",
+	NULL,
+};
+
+struct cparse *cparse_new(void)
+{
+	struct cparse *cp = calloc(1, sizeof *cp);
+	if (!cp)
+		abort();
+	cp->index = clang_createIndex(0, 0);
+	size_t cap = sizeof prelude_types + 64;
+	for (int i = 0; kapi_at(i); i++)
+		cap += strlen(kapi_at(i)->name) + 16;
+	cp->prelude = malloc(cap);
+	if (!cp->prelude)
+		abort();
+	size_t n = (size_t)snprintf(cp->prelude, cap, "%s", prelude_types);
+	for (int i = 0; kapi_at(i); i++)
+		n += (size_t)snprintf(cp->prelude + n, cap - n, "long %s();\n",
+				      kapi_at(i)->name);
+	cp->prelude_len = n;
+	return cp;
+}
+
+void cparse_free(struct cparse *cp)
+{
+	if (!cp)
+		return;
+	clang_disposeIndex(cp->index);
+	free(cp->prelude);
+	free(cp);
+}
+
+/* --- the virtual file -------------------------------------------------- */
+
+/* "#line L "file"" with the file name escaped for a C string. */
+static void vb_line(struct strbuf *b, int line, const char *file)
+{
+	char num[32];
+	snprintf(num, sizeof num, "#line %d \"", line);
+	strbuf_str(b, num);
+	for (const char *s = file; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_put(b, "\\", 1);
+		if (*s == '\n')
+			continue;
+		strbuf_put(b, s, 1);
+	}
+	strbuf_str(b, "\"\n");
+}
+
+/* Copy text[a, b) at the column it has in the litmus file. */
+static void vb_copy(struct strbuf *b, struct fe *fe, size_t a, size_t e,
+		    struct ctu_chunk *chunk)
+{
+	struct ir_pos pos = fe_pos(fe, a);
+	vb_line(b, pos.line, fe->file);
+	for (int i = 1; i < pos.col; i++)
+		strbuf_put(b, " ", 1);
+	chunk->buf_off = b->len;
+	chunk->lit_off = a;
+	chunk->len = e - a;
+	strbuf_put(b, fe->text + a, e - a);
+	strbuf_put(b, "\n", 1);
+}
+
+static int is_reserved(const char *s, size_t n)
+{
+	for (int i = 0; reserved[i]; i++)
+		if (fe_word_is(s, n, reserved[i]))
+			return 1;
+	char name[64];
+	if (n >= sizeof name)
+		return 0;
+	memcpy(name, s, n);
+	name[n] = '\0';
+	return kapi_find(name) != NULL;
+}
+
+/* One identifier the body uses (declared or not). */
+struct implicit {
+	size_t off;  /* its first occurrence */
+	size_t len;  /* its length */
+	int deref;   /* 1 if the body dereferences it (*name) */
+};
+
+/* What a body scan found. */
+struct scan {
+	struct implicit *imp; /* identifiers used */
+	int n, cap;           /* count, room */
+};
+
+/* Scan the body of p for the identifiers it uses that are neither
+ * keywords, types, API names, called functions nor parameters. */
+static int scan_body(struct fe *fe, const struct fe_proc *p, struct scan *sc)
+{
+	const char *t = fe->text;
+	size_t end = p->body_end + 1;
+	struct implicit *imp = NULL;
+	int n = 0, cap = 0;
+	struct ctok prev1 = { CT_EOF, 0, 0 }, prev2 = prev1;
+	size_t off = p->body_off;
+	for (;;) {
+		struct ctok tok = cscan_token(t, off, end);
+		if (tok.kind == CT_EOF)
+			break;
+		if (tok.kind == CT_BAD) {
+			sc->imp = imp;
+			return fe_error(fe, tok.off,
+					"unterminated comment or literal");
+		}
+		if (tok.kind == CT_HASH) {
+			sc->imp = imp;
+			return fe_error(fe, tok.off,
+					"preprocessor directives are not allowed "
+					"in a process body");
+		}
+		off = tok.off + tok.len;
+		int skip = tok.kind != CT_IDENT || is_reserved(t + tok.off, tok.len);
+		if (!skip && prev1.kind == CT_IDENT &&
+		    (fe_word_is(t + prev1.off, prev1.len, "struct") ||
+		     fe_word_is(t + prev1.off, prev1.len, "union") ||
+		     fe_word_is(t + prev1.off, prev1.len, "enum") ||
+		     fe_word_is(t + prev1.off, prev1.len, "goto")))
+			skip = 1;
+		if (!skip && prev1.kind == CT_PUNCT &&
+		    (fe_word_is(t + prev1.off, prev1.len, ".") ||
+		     fe_word_is(t + prev1.off, prev1.len, "->")))
+			skip = 1;
+		if (!skip) {
+			struct ctok next = cscan_token(t, off, end);
+			if (next.kind == CT_PUNCT && t[next.off] == '(' &&
+			    next.len == 1)
+				skip = 1; /* a call */
+		}
+		for (int i = 0; !skip && i < p->nparams; i++)
+			if (fe_word_is(t + tok.off, tok.len, p->params[i].name))
+				skip = 1;
+		if (!skip) {
+			int deref = prev1.kind == CT_PUNCT && prev1.len == 1 &&
+				    t[prev1.off] == '*' &&
+				    (prev2.kind == CT_EOF ||
+				     (prev2.kind == CT_PUNCT &&
+				      t[prev2.off] != ')' && t[prev2.off] != ']') ||
+				     (prev2.kind == CT_IDENT &&
+				      fe_word_is(t + prev2.off, prev2.len,
+						 "return")));
+			int i;
+			for (i = 0; i < n; i++)
+				if (imp[i].len == tok.len &&
+				    memcmp(t + imp[i].off, t + tok.off, tok.len) == 0)
+					break;
+			if (i == n) {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 16;
+					imp = realloc(imp, (size_t)cap * sizeof *imp);
+					if (!imp)
+						abort();
+				}
+				imp[n].off = tok.off;
+				imp[n].len = tok.len;
+				imp[n].deref = 0;
+				n++;
+			}
+			imp[i].deref |= deref;
+		}
+		prev2 = prev1;
+		prev1 = tok;
+	}
+	sc->imp = imp;
+	sc->n = n;
+	sc->cap = cap;
+	return 1;
+}
+
+/* Declare the implicit registers in the function's outer block: intptr_t,
+ * or intptr_t * when the body dereferences them. */
+static void declare_scan(struct fe *fe, const struct scan *sc, struct strbuf *b)
+{
+	for (int i = 0; i < sc->n; i++) {
+		strbuf_str(b, sc->imp[i].deref ? " intptr_t *" : " intptr_t ");
+		strbuf_put(b, fe->text + sc->imp[i].off, sc->imp[i].len);
+		strbuf_put(b, ";", 1);
+	}
+}
+
+size_t ctu_lit_off(const struct ctu *t, size_t buf_off)
+{
+	for (int i = 0; i < t->nchunks; i++) {
+		const struct ctu_chunk *c = &t->chunks[i];
+		if (buf_off >= c->buf_off && buf_off <= c->buf_off + c->len)
+			return c->lit_off + (buf_off - c->buf_off);
+	}
+	return (size_t)-1;
+}
+
+/* --- libclang ---------------------------------------------------------- */
+
+/* herd7's registers are untyped: a body may dereference a register it
+ * declared int, or add a pointer register to a parameter.  clang reports
+ * these as type errors but, with -frecovery-ast, keeps the expression as a
+ * RecoveryExpr that clower.c reads; so these errors do not count. */
+static int is_type_error(const char *msg)
+{
+	static const char *const ok[] = {
+		"indirection requires pointer operand",
+		"invalid operands to binary expression",
+		"invalid argument type",
+		"incompatible",
+		NULL,
+	};
+	for (int i = 0; ok[i]; i++)
+		if (strncmp(msg, ok[i], strlen(ok[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* Report the first clang error; returns 1 if there was none. */
+static int check_diags(struct ctu *t)
+{
+	unsigned n = clang_getNumDiagnostics(t->tu);
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic dg = clang_getDiagnostic(t->tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
+		CXString msg = clang_getDiagnosticSpelling(dg);
+		int typing = is_type_error(clang_getCString(msg));
+		if (sev < CXDiagnostic_Error || typing) {
+			clang_disposeString(msg);
+			clang_disposeDiagnostic(dg);
+			continue;
+		}
+		CXSourceLocation loc = clang_getDiagnosticLocation(dg);
+		unsigned off = 0;
+		clang_getFileLocation(loc, NULL, NULL, NULL, &off);
+		size_t lit = ctu_lit_off(t, off);
+		if (lit == (size_t)-1)
+			lit = t->fe->procs[0].name_off;
+		fe_error(t->fe, lit, "%s", clang_getCString(msg));
+		clang_disposeString(msg);
+		clang_disposeDiagnostic(dg);
+		return 0;
+	}
+	return 1;
+}
+
+/* Children of a cursor, collected into a growing scratch array. */
+struct kids {
+	CXCursor *v;           /* the children */
+	int n, cap;            /* count, room */
+	struct arena *arena;   /* where v lives */
+};
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent,
+				       CXClientData data)
+{
+	(void)parent;
+	struct kids *k = data;
+	k->v = fe_reserve(k->arena, k->v, sizeof *k->v, k->n, &k->cap);
+	k->v[k->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+int ctu_kids(struct ctu *t, CXCursor c, CXCursor **out)
+{
+	struct kids k = { .arena = t->scratch };
+	clang_visitChildren(c, collect, &k);
+	*out = k.v;
+	return k.n;
+}
+
+/* Walk the TU: the process functions are the definitions named PN, in the
+ * order they were emitted. */
+static int lower_all(struct ctu *t)
+{
+	struct fe *fe = t->fe;
+	CXCursor *top, *fk, *outer;
+	int ntop = ctu_kids(t, clang_getTranslationUnitCursor(t->tu), &top);
+	int k = 0;
+	for (int i = 0; i < ntop && k < fe->nprocs; i++) {
+		CXCursor f = top[i];
+		if (clang_getCursorKind(f) != CXCursor_FunctionDecl ||
+		    !clang_isCursorDefinition(f))
+			continue;
+		int nf = ctu_kids(t, f, &fk);
+		int no = nf ? ctu_kids(t, fk[nf - 1], &outer) : 0;
+		if (no == 0 ||
+		    clang_getCursorKind(fk[nf - 1]) != CXCursor_CompoundStmt ||
+		    clang_getCursorKind(outer[no - 1]) != CXCursor_CompoundStmt)
+			return fe_error(fe, fe->procs[k].name_off,
+					"internal error: no body for P%d",
+					fe->procs[k].id);
+		if (!clower_thread(t, &fe->procs[k], outer[no - 1]))
+			return 0;
+		k++;
+	}
+	if (k != fe->nprocs)
+		return fe_error(fe, fe->procs[k].name_off,
+				"internal error: libclang lost P%d",
+				fe->procs[k].id);
+	return 1;
+}
+
+int cparse_bodies(struct cparse *cp, struct fe *fe)
+{
+	struct strbuf b = {0};
+	strbuf_put(&b, cp->prelude, cp->prelude_len);
+	struct ctu t = { .fe = fe };
+	t.scratch = arena_new();
+	t.chunks = arena_alloc(t.scratch,
+			       (size_t)(2 * fe->nprocs) * sizeof *t.chunks);
+	int ok = 1;
+	for (int k = 0; ok && k < fe->nprocs; k++) {
+		const struct fe_proc *p = &fe->procs[k];
+		strbuf_str(&b, "void\n");
+		vb_copy(&b, fe, p->name_off, p->rparen_off + 1,
+			&t.chunks[t.nchunks++]);
+		struct scan sc = {0};
+		strbuf_str(&b, "{");
+		ok = scan_body(fe, p, &sc);
+		if (ok)
+			declare_scan(fe, &sc, &b);
+		strbuf_str(&b, "\n");
+		vb_copy(&b, fe, p->body_off, p->body_end + 1,
+			&t.chunks[t.nchunks++]);
+		strbuf_str(&b, "}\n");
+		free(sc.imp);
+	}
+	if (ok) {
+		static const char *const args[] = {
+			"-x", "c", "-std=gnu11", "-w", "-nostdinc",
+			"-ferror-limit=5", "-Wno-int-conversion",
+			"-Xclang", "-frecovery-ast",
+			"-Xclang", "-frecovery-ast-type",
+		};
+		struct CXUnsavedFile uf = { VFILE, b.p, (unsigned long)b.len };
+		t.buf = b.p;
+		t.len = b.len;
+		enum CXErrorCode ec = clang_parseTranslationUnit2(
+			cp->index, VFILE, args,
+			(int)(sizeof args / sizeof args[0]), &uf, 1,
+			CXTranslationUnit_None, &t.tu);
+		if (ec != CXError_Success || !t.tu)
+			ok = fe_error(fe, fe->procs[0].name_off,
+				      "libclang could not parse the process "
+				      "bodies (error %d)", (int)ec);
+		else
+			ok = check_diags(&t) && lower_all(&t);
+	}
+	if (t.tu)
+		clang_disposeTranslationUnit(t.tu);
+	arena_free(t.scratch);
+	free(b.p);
+	return ok;
+}

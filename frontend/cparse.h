@@ -1,0 +1,20 @@
+/*
+ * cparse.h - process bodies through libclang: one virtual C file per test
+ * (a prelude declaring the kernel API, then each process as a function whose
+ * body is the litmus text byte for byte), parsed by libclang and walked into
+ * IR instructions.  The libclang index lives as long as the front end.
+ */
+#ifndef LKMMC_CPARSE_H
+#define LKMMC_CPARSE_H
+
+struct fe;
+struct cparse;
+
+struct cparse *cparse_new(void);
+void cparse_free(struct cparse *cp);
+
+/* Parse and lower every process body of fe into fe->prog->threads.
+ * Returns 1 on success, 0 with fe->d set. */
+int cparse_bodies(struct cparse *cp, struct fe *fe);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * frontend.c - the front end's entry points (see frontend.h): reads the
+ * file, sets up one parse (program arena, line table) and runs the passes
+ * of litmus.c.  The libclang state is kept across tests in struct frontend.
+ *
+ * It does not parse anything itself.
+ */
+#include "frontend.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "cparse.h"
+#include "fe.h"
+
+struct frontend {
+	struct cparse *cp; /* libclang index and prelude, reused */
+};
+
+struct frontend *frontend_new(void)
+{
+	struct frontend *f = calloc(1, sizeof *f);
+	if (!f)
+		abort();
+	f->cp = cparse_new();
+	return f;
+}
+
+void frontend_free(struct frontend *f)
+{
+	if (!f)
+		return;
+	cparse_free(f->cp);
+	free(f);
+}
+
+struct ir_program *frontend_parse_text(struct frontend *f, const char *path,
+				       const char *text, struct diag *d)
+{
+	if (!path)
+		path = "<input>";
+	struct arena *arena = arena_new();
+	struct ir_program *prog = arena_alloc(arena, sizeof *prog);
+	prog->arena = arena;
+	prog->file = arena_strdup(arena, path);
+	struct fe fe = {
+		.prog = prog, .arena = arena, .d = d, .file = prog->file,
+		.text = text, .len = strlen(text),
+	};
+	int nl = 1;
+	for (size_t i = 0; i < fe.len; i++)
+		nl += text[i] == '\n';
+	fe.lines = arena_alloc(arena, (size_t)nl * sizeof *fe.lines);
+	fe.lines[fe.nlines++] = 0;
+	for (size_t i = 0; i < fe.len; i++)
+		if (text[i] == '\n')
+			fe.lines[fe.nlines++] = i + 1;
+	if (!litmus_parse(&fe, f->cp)) {
+		if (!d->set)
+			diag_error(d, path, 0, 0, "internal error: parse failed "
+				   "without a message");
+		arena_free(arena);
+		return NULL;
+	}
+	return prog;
+}
+
+struct ir_program *frontend_parse_file(struct frontend *f, const char *path,
+				       struct diag *d)
+{
+	FILE *in = fopen(path, "rb");
+	if (!in) {
+		diag_error(d, path, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	size_t cap = 8192, len = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		abort();
+	for (;;) {
+		size_t n = fread(buf + len, 1, cap - len - 1, in);
+		len += n;
+		if (len + 1 < cap)
+			break;
+		cap *= 2;
+		buf = realloc(buf, cap);
+		if (!buf)
+			abort();
+	}
+	int err = ferror(in);
+	fclose(in);
+	buf[len] = '\0';
+	struct ir_program *prog = NULL;
+	if (err)
+		diag_error(d, path, 0, 0, "cannot read the file");
+	else if (strlen(buf) != len)
+		diag_error(d, path, 0, 0, "the file contains a NUL byte; a "
+			   "litmus test is text");
+	else
+		prog = frontend_parse_text(f, path, buf, d);
+	free(buf);
+	return prog;
+}

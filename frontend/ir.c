@@ -1,0 +1,98 @@
+/*
+ * ir.c - small helpers over the IR: freeing a program, finding a location,
+ * and the stable names of orders, fences, RMW shapes and operators used by
+ * --dump-ir and by the output.
+ *
+ * It does not build IR (litmus.c, cparse.c and clause.c do) nor print it
+ * (ir_dump.c).
+ */
+#include "ir.h"
+
+#include <string.h>
+
+#include "arena.h"
+
+void ir_program_free(struct ir_program *prog)
+{
+	if (!prog)
+		return;
+	/* The program struct itself lives in its own arena. */
+	arena_free(prog->arena);
+}
+
+int ir_find_loc(const struct ir_program *prog, const char *name)
+{
+	for (int i = 0; i < prog->nlocs; i++)
+		if (strcmp(prog->locs[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+const char *ir_order_name(enum ir_order order)
+{
+	switch (order) {
+	case IR_ORD_PLAIN: return "plain";
+	case IR_ORD_ONCE: return "once";
+	case IR_ORD_ACQUIRE: return "acquire";
+	case IR_ORD_RELEASE: return "release";
+	case IR_ORD_MB: return "mb";
+	}
+	return "?";
+}
+
+const char *ir_fence_name(enum ir_fence fence)
+{
+	/* herd7's tags for the F events (see linux-kernel.bell). */
+	switch (fence) {
+	case IR_F_MB: return "mb";
+	case IR_F_RMB: return "rmb";
+	case IR_F_WMB: return "wmb";
+	case IR_F_BARRIER: return "barrier";
+	case IR_F_RCU_LOCK: return "rcu-lock";
+	case IR_F_RCU_UNLOCK: return "rcu-unlock";
+	case IR_F_SYNC_RCU: return "sync-rcu";
+	case IR_F_BEFORE_ATOMIC: return "before-atomic";
+	case IR_F_AFTER_ATOMIC: return "after-atomic";
+	case IR_F_AFTER_SPINLOCK: return "after-spinlock";
+	case IR_F_AFTER_UNLOCK_LOCK: return "after-unlock-lock";
+	}
+	return "?";
+}
+
+const char *ir_rmw_name(enum ir_rmw rmw)
+{
+	switch (rmw) {
+	case IR_RMW_XCHG: return "xchg";
+	case IR_RMW_CMPXCHG: return "cmpxchg";
+	case IR_RMW_OP_RETURN: return "op_return";
+	case IR_RMW_FETCH_OP: return "fetch_op";
+	case IR_RMW_OP: return "op";
+	case IR_RMW_ADD_UNLESS: return "add_unless";
+	}
+	return "?";
+}
+
+const char *ir_binop_name(enum ir_binop op)
+{
+	switch (op) {
+	case IR_ADD: return "+";
+	case IR_SUB: return "-";
+	case IR_MUL: return "*";
+	case IR_DIV: return "/";
+	case IR_MOD: return "%";
+	case IR_BAND: return "&";
+	case IR_BOR: return "|";
+	case IR_BXOR: return "^";
+	case IR_SHL: return "<<";
+	case IR_SHR: return ">>";
+	case IR_EQ: return "==";
+	case IR_NE: return "!=";
+	case IR_LT: return "<";
+	case IR_LE: return "<=";
+	case IR_GT: return ">";
+	case IR_GE: return ">=";
+	case IR_LAND: return "&&";
+	case IR_LOR: return "||";
+	}
+	return "?";
+}

@@ -1,0 +1,120 @@
+/*
+ * kapi.c - the table of kernel primitives (see kapi.h).  Each row says how
+ * herd7's LKMM turns the call into events, in IR terms; the lowering itself
+ * is in cparse.c.
+ */
+#include "kapi.h"
+
+#include <string.h>
+
+/* Row builders: name, kind, nargs, addr_arg, addr_lvalue, order, fence,
+ * rmw, arith, implicit_one, test, returns. */
+#define LOAD(n, lv, o) { n, K_LOAD, 1, 0, lv, o, 0, 0, 0, 0, 0, 1 }
+#define STORE(n, lv, o) { n, K_STORE, 2, 0, lv, o, 0, 0, 0, 0, 0, 0 }
+#define FENCE(n, f) { n, K_FENCE, 0, -1, 0, 0, f, 0, 0, 0, 0, 0 }
+#define XCHG(n, o) { n, K_RMW, 2, 0, 0, o, 0, IR_RMW_XCHG, 0, 0, 0, 1 }
+#define CMPXCHG(n, o) { n, K_RMW, 3, 0, 0, o, 0, IR_RMW_CMPXCHG, 0, 0, 0, 1 }
+/* atomic_OP_return(V, X) / atomic_fetch_OP(V, X) */
+#define AVX(n, o, r, a) { n, K_RMW, 2, 1, 0, o, 0, r, a, 0, 0, 1 }
+/* atomic_inc_return(X) / atomic_fetch_inc(X) */
+#define AX(n, o, r, a) { n, K_RMW, 1, 0, 0, o, 0, r, a, 1, 0, 1 }
+/* The four orderings of a family: no suffix is fully ordered. */
+#define FOUR(M, n, ...)                                         \
+	M(n, IR_ORD_MB, __VA_ARGS__),                           \
+	M(n "_relaxed", IR_ORD_ONCE, __VA_ARGS__),              \
+	M(n "_acquire", IR_ORD_ACQUIRE, __VA_ARGS__),           \
+	M(n "_release", IR_ORD_RELEASE, __VA_ARGS__)
+#define XCHG4(n, o, unused) XCHG(n, o)
+#define CMPXCHG4(n, o, unused) CMPXCHG(n, o)
+
+static const struct kapi table[] = {
+	/* Marked and plain-ish accesses. */
+	LOAD("READ_ONCE", 1, IR_ORD_ONCE),
+	STORE("WRITE_ONCE", 1, IR_ORD_ONCE),
+	LOAD("smp_load_acquire", 0, IR_ORD_ACQUIRE),
+	STORE("smp_store_release", 0, IR_ORD_RELEASE),
+	LOAD("rcu_dereference", 1, IR_ORD_ONCE),
+	STORE("rcu_assign_pointer", 1, IR_ORD_RELEASE),
+	{ "smp_store_mb", K_STORE_MB, 2, 0, 1, IR_ORD_ONCE, IR_F_MB, 0, 0, 0,
+	  0, 0 },
+	/* Fences. */
+	FENCE("smp_mb", IR_F_MB),
+	FENCE("smp_rmb", IR_F_RMB),
+	FENCE("smp_wmb", IR_F_WMB),
+	FENCE("smp_mb__before_atomic", IR_F_BEFORE_ATOMIC),
+	FENCE("smp_mb__after_atomic", IR_F_AFTER_ATOMIC),
+	FENCE("smp_mb__after_spinlock", IR_F_AFTER_SPINLOCK),
+	FENCE("smp_mb__after_unlock_lock", IR_F_AFTER_UNLOCK_LOCK),
+	FENCE("barrier", IR_F_BARRIER),
+	/* Exchange. */
+	FOUR(XCHG4, "xchg", 0),
+	FOUR(CMPXCHG4, "cmpxchg", 0),
+	/* Spinlocks. */
+	{ "spin_lock", K_LOCK, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "spin_unlock", K_UNLOCK, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "spin_trylock", K_TRYLOCK, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
+	{ "spin_is_locked", K_ISLOCKED, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
+	/* RCU. */
+	FENCE("rcu_read_lock", IR_F_RCU_LOCK),
+	FENCE("rcu_read_unlock", IR_F_RCU_UNLOCK),
+	FENCE("synchronize_rcu", IR_F_SYNC_RCU),
+	FENCE("synchronize_rcu_expedited", IR_F_SYNC_RCU),
+	/* SRCU. */
+	{ "srcu_read_lock", K_SRCU_LOCK, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
+	{ "srcu_read_unlock", K_SRCU_UNLOCK, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "synchronize_srcu", K_SRCU_SYNC, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "synchronize_srcu_expedited", K_SRCU_SYNC, 1, 0, 0, 0, 0, 0, 0, 0,
+	  0, 0 },
+	/* Atomics: plain reads and writes. */
+	LOAD("atomic_read", 0, IR_ORD_ONCE),
+	STORE("atomic_set", 0, IR_ORD_ONCE),
+	LOAD("atomic_read_acquire", 0, IR_ORD_ACQUIRE),
+	STORE("atomic_set_release", 0, IR_ORD_RELEASE),
+	/* Atomics without a value: R[noreturn]; W[once]. */
+	{ "atomic_add", K_RMW, 2, 1, 0, IR_ORD_ONCE, 0, IR_RMW_OP, IR_ADD, 0,
+	  0, 0 },
+	{ "atomic_sub", K_RMW, 2, 1, 0, IR_ORD_ONCE, 0, IR_RMW_OP, IR_SUB, 0,
+	  0, 0 },
+	{ "atomic_inc", K_RMW, 1, 0, 0, IR_ORD_ONCE, 0, IR_RMW_OP, IR_ADD, 1,
+	  0, 0 },
+	{ "atomic_dec", K_RMW, 1, 0, 0, IR_ORD_ONCE, 0, IR_RMW_OP, IR_SUB, 1,
+	  0, 0 },
+	/* Atomics with a value. */
+	FOUR(AVX, "atomic_add_return", IR_RMW_OP_RETURN, IR_ADD),
+	FOUR(AVX, "atomic_fetch_add", IR_RMW_FETCH_OP, IR_ADD),
+	FOUR(AX, "atomic_inc_return", IR_RMW_OP_RETURN, IR_ADD),
+	FOUR(AX, "atomic_fetch_inc", IR_RMW_FETCH_OP, IR_ADD),
+	FOUR(AVX, "atomic_sub_return", IR_RMW_OP_RETURN, IR_SUB),
+	FOUR(AVX, "atomic_fetch_sub", IR_RMW_FETCH_OP, IR_SUB),
+	FOUR(AX, "atomic_dec_return", IR_RMW_OP_RETURN, IR_SUB),
+	FOUR(AX, "atomic_fetch_dec", IR_RMW_FETCH_OP, IR_SUB),
+	FOUR(XCHG4, "atomic_xchg", 0),
+	FOUR(CMPXCHG4, "atomic_cmpxchg", 0),
+	/* Tests: a fully ordered op_return compared with 0. */
+	{ "atomic_sub_and_test", K_RMW_TEST, 2, 1, 0, IR_ORD_MB, 0,
+	  IR_RMW_OP_RETURN, IR_SUB, 0, IR_EQ, 1 },
+	{ "atomic_dec_and_test", K_RMW_TEST, 1, 0, 0, IR_ORD_MB, 0,
+	  IR_RMW_OP_RETURN, IR_SUB, 1, IR_EQ, 1 },
+	{ "atomic_inc_and_test", K_RMW_TEST, 1, 0, 0, IR_ORD_MB, 0,
+	  IR_RMW_OP_RETURN, IR_ADD, 1, IR_EQ, 1 },
+	{ "atomic_add_negative", K_RMW_TEST, 2, 1, 0, IR_ORD_MB, 0,
+	  IR_RMW_OP_RETURN, IR_ADD, 0, IR_LT, 1 },
+	/* herd7 built-in: atomic_add_unless(X, a, u). */
+	{ "atomic_add_unless", K_RMW, 3, 0, 0, IR_ORD_MB, 0,
+	  IR_RMW_ADD_UNLESS, IR_ADD, 0, 0, 1 },
+};
+
+#define NTABLE ((int)(sizeof table / sizeof table[0]))
+
+const struct kapi *kapi_find(const char *name)
+{
+	for (int i = 0; i < NTABLE; i++)
+		if (strcmp(table[i].name, name) == 0)
+			return &table[i];
+	return NULL;
+}
+
+const struct kapi *kapi_at(int i)
+{
+	return i >= 0 && i < NTABLE ? &table[i] : NULL;
+}
