@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# tests/e2e-litmus.sh - run lkmmc on our litmus tests and on the kernel's.
+#
+# 1. litmus-tests/*.litmus: the Observation verdict must match the test's
+#    "Result:" line (DEADLOCK: "Never 0 0"; DATARACE: Flag data-race), the
+#    printed flags must be exactly those expected (data-race for DATARACE,
+#    plus the names of an optional "Flags:" line), and when NAME.states
+#    exists the printed States must be exactly its lines, in its order.
+# 2. build/linux/tools/memory-model/litmus-tests/*.litmus (make kernel-tree):
+#    the verdict must match their "Result:" line, and when ../shared is
+#    there, their States must be those of shared/oracle/kernel-6.1/NAME.out.
+# One line per failure, then "N passed, N failed"; exit 1 on any failure.
+#
+# Environment: LKMMC     the binary (default ./lkmmc; e.g. ./lkmmc-asan)
+#              E2E_TIMEOUT  seconds per test (default 300)
+#              E2E_FILTER   only tests whose file name contains this string
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+LKMMC=${LKMMC:-./lkmmc}
+tmo=${E2E_TIMEOUT:-300}
+filter=${E2E_FILTER:-}
+ktests=build/linux/tools/memory-model/litmus-tests
+oracle=../shared/oracle/kernel-6.1
+parse() { bash bench/conformance.sh --parse "$1"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+# expect FILE: prints "WORD DATARACE(0|1) FLAGS" from the Result:/Flags: lines
+expect() {
+	awk '
+	/Result:/ && !r { sub(/.*Result:[ \t]*/, ""); sub(/[ \t]*\*\).*/, ""); w = $1; race = ($0 ~ /DATARACE/); r = 1 }
+	/^[ \t(]*\*?[ \t]*Flags:/ && !f { sub(/.*Flags:[ \t]*/, ""); gsub(/[ \t,]+/, " "); fl = $0; f = 1 }
+	END { if (w == "") w = "-"; print w, race, fl }' "$1"
+}
+
+# states_check NAME GOT-STATES("a | b") WANT-FILE: reports set and order mismatches
+states_check() {
+	local name=$1 got=$2 want=$3
+	printf '%s\n' "$got" | awk '$0 != "-"' | sed 's/ | /\n/g' >"$tmp/got"
+	grep -v '^[ \t]*$' "$want" | sed 's/[ \t]*$//' >"$tmp/want"
+	if ! cmp -s "$tmp/got" "$tmp/want"; then
+		if [ "$(sort "$tmp/got")" = "$(sort "$tmp/want")" ]; then
+			echo "FAIL $name: states in a different order than herd7's: got $(paste -sd'|' "$tmp/got")"
+		else
+			echo "FAIL $name: states differ: missing {$(sort "$tmp/want" | comm -13 <(sort "$tmp/got") - | paste -sd'|')} extra {$(sort "$tmp/got" | comm -13 <(sort "$tmp/want") - | paste -sd'|')}"
+		fi
+		return 1
+	fi
+}
+
+# check FILE KIND(ours|kernel)
+check() {
+	local file=$1 kind=$2 name ok=1 rc word race fl rec v p n flags nst sts
+	name=$(basename "$file" .litmus)
+	timeout "$tmo" "$LKMMC" "$file" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		[ $rc -eq 124 ] && echo "FAIL $name: timed out after ${tmo}s" ||
+			echo "FAIL $name: exit status $rc: $(head -c 300 "$tmp/err" | head -3 | paste -sd' ')"
+		failed=$((failed + 1)); return
+	fi
+	rec=$(parse "$tmp/out")
+	IFS=$'\t' read -r v p n _ flags nst sts _ <<<"$rec"
+	if [ "$v" = "-" ]; then
+		echo "FAIL $name: no Observation line in the output"
+		failed=$((failed + 1)); return
+	fi
+	read -r word race fl <<<"$(expect "$file")"
+	case $word in
+	DEADLOCK) [ "$v $p $n" = "Never 0 0" ] || { echo "FAIL $name: Result: DEADLOCK wants Observation Never 0 0, got $v $p $n"; ok=0; } ;;
+	Maybe|-) ;;
+	*) [ "$v" = "$word" ] || { echo "FAIL $name: Result: $word, got Observation $v $p $n"; ok=0; } ;;
+	esac
+	local has_race=0
+	case ",$flags," in *,data-race,*) has_race=1 ;; esac
+	if [ "$has_race" != "$race" ]; then
+		[ "$race" = 1 ] && echo "FAIL $name: Result: has DATARACE but no Flag data-race was printed" ||
+			echo "FAIL $name: Flag data-race printed but Result: has no DATARACE"
+		ok=0
+	fi
+	if [ "$kind" = ours ]; then
+		local want
+		want=$( { [ "$race" = 1 ] && echo data-race; for f in $fl; do echo "$f"; done; } | sort -u | paste -sd, -)
+		[ -n "$want" ] || want=-
+		[ "$flags" = "$want" ] || { echo "FAIL $name: flags {$flags}, expected {$want}"; ok=0; }
+		if [ -f "${file%.litmus}.states" ]; then
+			states_check "$name" "$sts" "${file%.litmus}.states" || ok=0
+			local nwant
+			nwant=$(grep -c . "${file%.litmus}.states")
+			[ "$nst" = "$nwant" ] || { echo "FAIL $name: States $nst, expected $nwant"; ok=0; }
+		fi
+	elif [ -f "$oracle/$name.litmus.out" ]; then
+		local orec osts
+		orec=$(parse "$oracle/$name.litmus.out")
+		osts=$(printf '%s\n' "$orec" | cut -f7)
+		printf '%s\n' "$osts" | awk '$0 != "-"' | sed 's/ | /\n/g' >"$tmp/ostates"
+		states_check "$name" "$sts" "$tmp/ostates" || ok=0
+	fi
+	if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
+case $LKMMC in */*) ;; *) LKMMC=$(command -v "$LKMMC" || echo "$LKMMC") ;; esac
+if [ ! -x "$LKMMC" ]; then
+	echo "FAIL: $LKMMC is not executable (run make)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+n=0
+for f in litmus-tests/*.litmus; do
+	case $f in *"$filter"*) ;; *) continue ;; esac
+	check "$f" ours; n=$((n + 1))
+done
+[ $n -gt 0 ] || [ -n "$filter" ] || { echo "FAIL: no litmus-tests/*.litmus"; failed=$((failed + 1)); }
+
+if ls "$ktests"/*.litmus >/dev/null 2>&1; then
+	[ -d "$oracle" ] || echo "note: $oracle absent, kernel tests judged by their Result: lines only"
+	for f in "$ktests"/*.litmus; do
+		case $f in *"$filter"*) ;; *) continue ;; esac
+		check "$f" kernel
+	done
+else
+	echo "FAIL: no kernel litmus tests in $ktests (run make kernel-tree)"
+	failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
