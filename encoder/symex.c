@@ -610,6 +610,7 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		s[0].guard = and2(sx, g, cond);
 		s[1] = copy_state(sx, st);
 		s[1].guard = and2(sx, g, Z3_simplify(z, Z3_mk_not(z, cond)));
+		Z3_ast then_g = s[0].guard, else_g = s[1].guard;
 		if (!is_false(sx, s[0].guard))
 			exec_block(sx, &s[0], &in->then_b);
 		if (!is_false(sx, s[1].guard))
@@ -620,7 +621,14 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		 * the branch, so a break keeps the condition's ctrl. */
 		if (!jumped)
 			sx->ctrl = saved;
+		Z3_ast gt = s[0].guard, ge = s[1].guard;
+		int kept = (gt == then_g || Z3_is_eq_ast(z, gt, then_g)) &&
+			   (ge == else_g || Z3_is_eq_ast(z, ge, else_g));
 		*st = merge(sx, s, 2);
+		/* Both paths reach the join: the path condition is the one
+		 * before the if, not a disjunction Z3 would have to see through. */
+		if (kept)
+			st->guard = g;
 		return;
 	}
 	case IR_LOOP:
