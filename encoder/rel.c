@@ -34,9 +34,14 @@ int rel_is_true(struct rel_ctx *rc, Z3_ast a)
 	return a && (a == rc->t || Z3_is_eq_ast(rc->z, a, rc->t));
 }
 
+static int is_false_lit(struct rel_ctx *rc, Z3_ast a)
+{
+	return Z3_get_bool_value(rc->z, a) == Z3_L_FALSE;
+}
+
 Z3_ast rel_and2(struct rel_ctx *rc, Z3_ast a, Z3_ast b)
 {
-	if (!a || !b)
+	if (!a || !b || is_false_lit(rc, a) || is_false_lit(rc, b))
 		return NULL;
 	if (rel_is_true(rc, a))
 		return b;
@@ -50,6 +55,10 @@ Z3_ast rel_and2(struct rel_ctx *rc, Z3_ast a, Z3_ast b)
 
 Z3_ast rel_or2(struct rel_ctx *rc, Z3_ast a, Z3_ast b)
 {
+	if (a && is_false_lit(rc, a))
+		a = NULL;
+	if (b && is_false_lit(rc, b))
+		b = NULL;
 	if (!a)
 		return b;
 	if (!b)
@@ -145,7 +154,8 @@ set_t set_diff(struct rel_ctx *rc, set_t a, set_t b)
 {
 	set_t s = set_new(rc);
 	for (int e = 0; e < rc->n; e++)
-		s[e] = b[e] ? rel_and2(rc, a[e], rel_not(rc, b[e])) : a[e];
+		s[e] = !b[e] ? a[e] : rel_is_true(rc, b[e]) ? NULL
+					  : rel_and2(rc, a[e], rel_not(rc, b[e]));
 	return s;
 }
 
@@ -378,6 +388,43 @@ rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
 					continue;
 				Z3_ast lhs = rel_and2(rc, AT(r, i, k), x);
 				rel_define(rc, Z3_mk_implies(rc->z, lhs, AT(r, i, j)));
+			}
+		}
+	}
+	free(may);
+	if (getenv("LKMMC_STATS")) {
+		fprintf(stderr, "closure %s: %d edges, %d vars, defs now %u\n", name,
+			rel_count(rc, a), rel_count(rc, r), Z3_ast_vector_size(rc->z, rc->defs));
+	}
+	return r;
+}
+
+rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name)
+{
+	/* Rows of a* for the events of from only: Y ⊇ [from] and Y;a ⊆ Y. */
+	int n = rc->n;
+	unsigned char *may = may_closure(rc, a);
+	rel_t r = rel_new(rc);
+	for (int i = 0; i < n; i++) {
+		if (!from[i])
+			continue;
+		REL_AT(r, n, i, i) = from[i];
+		for (int j = 0; j < n; j++)
+			if (may[(size_t)i * n + j] && j != i)
+				REL_AT(r, n, i, j) = rel_fresh_bool(rc, name);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!from[i])
+			continue;
+		for (int k = 0; k < n; k++) {
+			if (!REL_AT(r, n, i, k))
+				continue;
+			for (int j = 0; j < n; j++) {
+				Z3_ast x = REL_AT(a, n, k, j);
+				if (!x || j == i)
+					continue;
+				Z3_ast lhs = rel_and2(rc, REL_AT(r, n, i, k), x);
+				rel_define(rc, Z3_mk_implies(rc->z, lhs, REL_AT(r, n, i, j)));
 			}
 		}
 	}

@@ -81,6 +81,8 @@ rel_t rel_inv(struct rel_ctx *rc, rel_t a);          /* a^-1 */
 rel_t rel_opt(struct rel_ctx *rc, rel_t a);          /* a? = a | id */
 rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name); /* a+ */
 rel_t rel_star(struct rel_ctx *rc, rel_t a, const char *name); /* a* */
+/* [from] ; a* — only the rows of the events in from (fewer variables). */
+rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name);
 /* [S1] ; a ; [S2] (either set may be NULL for "all"). */
 rel_t rel_restrict(struct rel_ctx *rc, set_t s1, rel_t a, set_t s2);
 /* Give every non-constant entry of a a fresh variable equivalent to it:

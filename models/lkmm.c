@@ -60,7 +60,7 @@
 
 static const char *axiom_names[AX_COUNT] = {
 	"coherence", "atomic", "happens-before", "propagation", "rcu",
-	"plain-coherence", "lock-nest", "unmatched-locks",
+	"plain-coherence", "lock-nest", "unmatched-locks", "executes-before",
 };
 static const char *flag_names[FL_COUNT] = {
 	"data-race", "invalid-sleep", "lock-final", "mixed-accesses",
@@ -319,15 +319,15 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 
 	/* Happens Before */
 	rel_t hb = RES(Marked, U3(ppo, rfe, I(D(prop, id), int_)), Marked);
-	m->axiom[AX_HAPPENS_BEFORE] = rel_acyclic(rc, hb, "hb");
 
-	/* Propagation: each non-rf link needs a strong fence */
-	rel_t hb_star = STAR(hb, "hb*");
-	rel_t pb = RES(NULL, SEQ3(prop, strong_fence, hb_star), Marked);
-	m->axiom[AX_PROPAGATION] = rel_acyclic(rc, pb, "pb");
+	/* Propagation: each non-rf link needs a strong fence.
+	 *   pb = prop ; strong-fence ; hb* ; [Marked]
+	 * is kept as its head, pb = pb-head ; hb*, so that no closure of hb
+	 * is ever built (see executes-before below). */
+	rel_t pb_head = RES(NULL, SEQ(prop, strong_fence), Marked);
 
 	/* RCU */
-	rel_t rb = rel_new(rc);
+	rel_t rb_head = rel_new(rc);
 	/* Every rcu-order path contains a grace period: without one, rb is
 	 * empty and nothing below needs building. */
 	int has_gp = 0;
@@ -338,14 +338,21 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 		rel_t srcu_gp = ID(Sync_srcu);
 		rel_t rcu_rscsi = INV(rcu_rscs);
 		rel_t srcu_rscsi = INV(srcu_rscs);
-		rel_t pb_star = STAR(pb, "pb*");
-		rel_t rcu_link = SEQ(SEQ3(OPT(po), hb_star, pb_star), SEQ(prop, po));
+
+		/* rcu-link = po? ; hb* ; pb* ; prop ; po.  Since pb ; hb is in
+		 * pb, hb* ; pb* = (hb | pb)* = (hb | pb-head)*.  rcu-link is
+		 * only ever entered from a grace period or a critical-section
+		 * boundary, so only those rows are built. */
+		set_t ends = SU(SU(Sync_rcu, Sync_srcu),
+				SU(SU(Rcu_lock, Rcu_unlock), SU(Srcu_lock, Srcu_unlock)));
+		rel_t po_opt_from_ends = RES(ends, OPT(po), NULL);
+		rel_t hb_pb_star = rel_star_from(rc, RNG(po_opt_from_ends),
+						 U(hb, pb_head), "(hb|pb)*");
+		rel_t rcu_link = SEQ3(po_opt_from_ends, hb_pb_star, SEQ(prop, po));
 
 		/* let rec rcu-order: Horn variables over gp and rscs ends,
 		 * the least fixpoint being wanted (see the header comment). */
 		rel_t rcu_order = rel_new(rc);
-		set_t ends = SU(SU(Sync_rcu, Sync_srcu),
-				SU(SU(Rcu_lock, Rcu_unlock), SU(Srcu_lock, Srcu_unlock)));
 		for (int a = 0; a < enc->n; a++)
 			for (int b = 0; b < enc->n; b++)
 				if (ends[a] && ends[b])
@@ -375,10 +382,22 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 		fence = U(fence, rcu_fence);
 		strong_fence = U(strong_fence, rcu_fence);
 
-		/* rb orders instructions just as pb does */
-		rb = RES(NULL, SEQ3(prop, rcu_fence, SEQ(hb_star, pb_star)), Marked);
+		/* rb = prop ; rcu-fence ; hb* ; pb* ; [Marked], kept as its head:
+		 * rb = rb-head ; (hb | pb-head)* */
+		rb_head = RES(NULL, SEQ(prop, rcu_fence), Marked);
 	}
-	m->axiom[AX_RCU] = rel_irreflexive(rc, rb);
+
+	/*
+	 * The happens-before, propagation and rcu axioms, as one: the cat's
+	 * own comment notes they are equivalent to "acyclic xb" with
+	 * xb = hb | pb | rb (pb ; hb is in pb, rb ; (hb | pb | rb) is in rb,
+	 * so any xb cycle folds into an hb cycle, a pb cycle or an rb
+	 * self-loop).  With the heads above, a cycle of xb is exactly a cycle
+	 * of hb | pb-head | rb-head, which needs integer ranks only and no
+	 * closure at all.
+	 */
+	rel_t xb_steps = U3(hb, pb_head, rb_head);
+	m->axiom[AX_EXECUTES_BEFORE] = rel_acyclic(rc, xb_steps, "xb");
 
 	/* Plain accesses and data races */
 	rel_t mixed_accesses = U(RES(SI(Plain, W), D(po_loc, barrier), Marked),
@@ -386,7 +405,7 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 	m->flag[FL_MIXED_ACCESSES] = NONEMPTY(mixed_accesses);
 
 	if (!rel_is_true(rc, set_is_empty(rc, Plain))) {
-		rel_t xbstar = STAR(U3(hb, pb, rb), "xbstar");
+		rel_t xbstar = STAR(xb_steps, "xbstar");
 		rel_t vis = SEQ3(cumul_fence_star, RES(NULL, OPT(rfe), Marked),
 				 U(SEQ(RES(NULL, strong_fence, Marked), xbstar),
 				   I(xbstar, int_)));
@@ -430,8 +449,8 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 
 	m->rel[LR_PPO] = ppo;
 	m->rel[LR_HB] = hb;
-	m->rel[LR_PB] = pb;
-	m->rel[LR_RB] = rb;
+	m->rel[LR_PB] = pb_head;
+	m->rel[LR_RB] = rb_head;
 	m->rel[LR_STRONG_FENCE] = strong_fence;
 	m->rel[LR_PROP] = prop;
 	m->rel[LR_RFE] = rfe;

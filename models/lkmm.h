@@ -16,6 +16,9 @@
 enum lkmm_axiom {
 	AX_COHERENCE, AX_ATOMIC, AX_HAPPENS_BEFORE, AX_PROPAGATION, AX_RCU,
 	AX_PLAIN_COHERENCE, AX_LOCK_NEST, AX_UNMATCHED_LOCKS,
+	/* happens-before, propagation and rcu together, as "acyclic xb";
+	 * lkmm_build fills this one and leaves those three NULL */
+	AX_EXECUTES_BEFORE,
 	AX_COUNT
 };
 
@@ -30,12 +33,12 @@ enum lkmm_flag {
 
 /* Relations kept for explanations and pictures. */
 enum lkmm_rel {
-	LR_PPO, LR_HB, LR_PB, LR_RB, LR_STRONG_FENCE, LR_PROP, LR_RFE, LR_COE,
+	LR_PPO, LR_HB, LR_PB, LR_RB, /* pb and rb: their heads (see lkmm.c) */ LR_STRONG_FENCE, LR_PROP, LR_RFE, LR_COE,
 	LR_FRE, LR_COUNT
 };
 
 struct lkmm {
-	Z3_ast axiom[AX_COUNT]; /* holds iff the execution satisfies the axiom */
+	Z3_ast axiom[AX_COUNT]; /* holds iff the axiom holds; NULL if not built */
 	Z3_ast flag[FL_COUNT];  /* holds iff the flag is raised */
 	rel_t rel[LR_COUNT];    /* named relations, for explanations */
 };
