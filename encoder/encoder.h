@@ -72,8 +72,14 @@ struct encoding {
 	Z3_ast *ts;                 /* co timestamp of each write, else NULL */
 	Z3_ast *rts;                /* timestamp of the write a read reads from */
 	Z3_ast *rf_var;             /* n*n: rf choice variables (NULL if none) */
+	Z3_ast *defined;            /* per read: its value is not out of thin
+				     * air; NULL when no value can be */
 	int unwound;                /* 1 when some loop hit the unroll bound */
 };
+
+/* The value of a read whose value would come out of thin air (herd7 leaves
+ * it a symbol; the output prints it as such). */
+#define ENC_SYMBOLIC 0x3fffffffL
 
 /* Encode prog.  Returns NULL and fills d on unsupported input. */
 struct encoding *encode_program(Z3_context z, const struct ir_program *prog,

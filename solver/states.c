@@ -169,6 +169,8 @@ static int state_cmp(const void *pa, const void *pb, void *ctx)
 		long x = a->val[i], y = b->val[i];
 		if (x == y)
 			continue;
+		if (x == ENC_SYMBOLIC || y == ENC_SYMBOLIC)
+			return x == ENC_SYMBOLIC ? -1 : 1; /* herd7 lists symbols first */
 		int lx = enc_address_loc(cmp_enc, x), ly = enc_address_loc(cmp_enc, y);
 		if ((lx >= 0) != (ly >= 0))
 			return lx >= 0 ? 1 : -1;
@@ -189,6 +191,8 @@ void state_set_print(const struct state_set *ss, FILE *out)
 			fprintf(out, c ? " %s=" : "%s=", ss->col[c].label);
 			if (l >= 0)
 				fprintf(out, "%s;", ss->enc->prog->locs[l].name);
+			else if (v == ENC_SYMBOLIC)
+				fprintf(out, "S;"); /* herd7 numbers its symbols: S16 */
 			else
 				fprintf(out, "%ld;", v);
 		}
