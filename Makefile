@@ -24,7 +24,7 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
 
 DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
-	libcmocka-dev graphviz linux-source valgrind
+	libcmocka-dev graphviz linux-source
 
 .PHONY: all deps kernel-tree demo check unit e2e asan conformance clean
 all: lkmmc
@@ -59,7 +59,7 @@ $(LKMM_DIR)/linux-kernel.cat:
 	@touch $@
 
 demo: deps lkmmc
-	./lkmmc litmus-tests/SB+fencembonceonces.litmus
+	./lkmmc litmus-tests/SB+mbs.litmus litmus-tests/SB+pos.litmus
 
 unit: $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
