@@ -10,7 +10,8 @@
 CC      ?= cc
 LLVM_DIR ?= /usr/lib/llvm-14
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(LLVM_DIR)/include
+# Always applied, also when CFLAGS is given on the command line (make asan).
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(LLVM_DIR)/include $(CFLAGS)
 LDLIBS  += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lz3 -lm
 
 # Where the kernel's tools/memory-model is extracted (git-ignored).
@@ -30,15 +31,15 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
 all: lkmmc
 
 lkmmc: $(LIB_OBJS) $(MAIN_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/obj/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 build/tests/%: tests/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
