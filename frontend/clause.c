@@ -360,6 +360,10 @@ int clause_parse(struct fe *fe)
 			prog->quant = IR_Q_FORALL;
 		} else if (tok_is(&c.lx, t, "(")) {
 			prog->quant = IR_Q_EXISTS;
+		} else if (tok_is(&c.lx, t, "}")) {
+			return fe_error(fe, t.off,
+					"unbalanced braces: unexpected '}' after "
+					"the body of the last process");
 		} else {
 			lex_next(&c.lx);
 			return cl_error(&c, t, "'exists', '~exists', 'forall', "

@@ -853,13 +853,31 @@ static int push_loop(struct lw *w, CXCursor c, int cont_ok)
 	return 1;
 }
 
-/* "keyword (cond)" as the text of a loop or if. */
-static struct src head_src(struct lw *w, CXCursor c, const char *kw,
-			   CXCursor *cond)
+/* The head of an if/while/for, "keyword (...)", as its text; for a
+ * do-while, "do ... while (cond)". */
+static struct src head_src(struct lw *w, CXCursor c, CXCursor *cond)
 {
 	struct src s = src_of(w, c);
-	const char *ct = cond ? src_of(w, *cond).text : "";
-	s.text = arena_printf(w->fe->arena, "%s (%s)", kw, ct);
+	if (clang_getCursorKind(c) == CXCursor_DoStmt) {
+		s.text = arena_printf(w->fe->arena, "do ... while (%s)",
+				      cond ? src_of(w, *cond).text : "");
+		return s;
+	}
+	size_t off = b_start(c);
+	int depth = 0;
+	for (;;) {
+		struct ctok tok = cscan_token(w->t->buf, off, w->t->len);
+		if (tok.kind == CT_EOF || tok.kind == CT_BAD)
+			return s;
+		off = tok.off + tok.len;
+		if (tok.kind != CT_PUNCT || tok.len != 1)
+			continue;
+		if (w->t->buf[tok.off] == '(')
+			depth++;
+		else if (w->t->buf[tok.off] == ')' && --depth == 0)
+			break;
+	}
+	s.text = fe_text_squash(w->fe, lit(w, b_start(c)), lit(w, off));
 	return s;
 }
 
@@ -869,7 +887,7 @@ static int if_stmt(struct lw *w, CXCursor c, struct bb *b)
 	int n = ctu_kids(w->t, c, &k);
 	if (n < 2 || n > 3)
 		return err_at(w, c, "malformed if statement");
-	struct src s = head_src(w, c, "if", &k[0]);
+	struct src s = head_src(w, c, &k[0]);
 	struct ir_expr *ec = rv(w, k[0], b);
 	if (!ec)
 		return 0;
@@ -890,16 +908,13 @@ static int loop_stmt(struct lw *w, CXCursor c, struct bb *b)
 	int n = ctu_kids(w->t, c, &k);
 	/* Slots: init, cond, inc, body (absent ones are NULL). */
 	CXCursor *init = NULL, *cond = NULL, *inc = NULL, *body = NULL;
-	const char *kw = "while";
 	if (kind == CXCursor_WhileStmt && n == 2) {
 		cond = &k[0];
 		body = &k[1];
 	} else if (kind == CXCursor_DoStmt && n == 2) {
 		body = &k[0];
 		cond = &k[1];
-		kw = "do-while";
 	} else if (kind == CXCursor_ForStmt && n >= 1) {
-		kw = "for";
 		/* libclang skips absent parts: place each child by where it
 		 * starts relative to the two ';' and the ')'. */
 		size_t semi[2] = { 0, 0 }, rpar = 0, off = b_start(c);
@@ -936,7 +951,7 @@ static int loop_stmt(struct lw *w, CXCursor c, struct bb *b)
 	}
 	if (!body)
 		return err_at(w, c, "malformed loop");
-	struct src s = head_src(w, c, kw, cond);
+	struct src s = head_src(w, c, cond);
 	if (init && !(clang_getCursorKind(*init) == CXCursor_DeclStmt
 		      ? stmt(w, *init, b) : expr_stmt(w, *init, b)))
 		return 0;

@@ -164,7 +164,7 @@ static void dump_instr(const struct ir_program *prog, const struct ir_thread *th
 	case IR_IF:
 		fputs("if ", out);
 		dump_expr(prog, th, in->a, out, 0);
-		fputc('\n', out);
+		fprintf(out, "    ; %s\n", in->text ? in->text : "");
 		dump_block(prog, th, &in->then_b, depth + 1, out);
 		if (in->else_b.count) {
 			fprintf(out, "  %4s %-3s %*selse\n", "", "", 2 * depth, "");

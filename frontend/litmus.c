@@ -23,6 +23,7 @@ struct reg_init {
 	const char *name;     /* register name */
 	const char *ctype;    /* declared type, NULL if none */
 	struct ir_value val;  /* initial value */
+	int has_value;        /* 0 for a bare declaration "int 0:r1;" */
 	size_t off;           /* where "N:reg" is */
 	struct reg_init *next; /* next one, in file order */
 };
@@ -220,6 +221,7 @@ static int init_item(struct init_ctx *ic, struct token *t, int n)
 		ri->name = nm;
 		ri->ctype = ctype;
 		ri->val = v;
+		ri->has_value = eq >= 0;
 		ri->off = t[nl - 3].off;
 		*ic->tail = ri;
 		ic->tail = &ri->next;
@@ -478,7 +480,7 @@ static int make_threads(struct fe *fe, struct reg_init *ri)
 		int r = fe_reg_use(fe, ri->tid, ri->name, ri->ctype,
 				   fe_pos(fe, ri->off));
 		struct ir_reg *reg = &prog->threads[ri->tid].regs[r];
-		reg->has_init = 1;
+		reg->has_init = ri->has_value;
 		reg->init = ri->val;
 	}
 	return 1;

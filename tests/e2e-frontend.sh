@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# e2e-frontend.sh - end-to-end checks of the front end through the CLI:
+#  1. every malformed input tests/errors/NAME.litmus must make
+#     "lkmmc --dump-ir" exit with status 1, without crashing, and print
+#     exactly the line in tests/errors/NAME.expect as its first line on
+#     stderr ("file:line:col: error: message");
+#  2. "lkmmc --dump-ir" must succeed on the 34 litmus tests of the kernel's
+#     tools/memory-model/litmus-tests (extracted by "make kernel-tree"),
+#     and print a condition line.
+# Prints a final line "N passed, N failed"; exits non-zero on any failure.
+#
+# usage: tests/e2e-frontend.sh   (from anywhere; LKMMC=path overrides the
+#        binary, e.g. LKMMC=./lkmmc-asan; LKMM_DIR the kernel's
+#        tools/memory-model directory)
+set -u
+cd "$(dirname "$0")/.."
+LKMMC=${LKMMC:-./lkmmc}
+LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+if [ ! -x "$LKMMC" ]; then
+	echo "FAIL: no $LKMMC (run make)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# 1. malformed inputs
+nerr=0
+for t in tests/errors/*.litmus; do
+	exp=${t%.litmus}.expect
+	nerr=$((nerr + 1))
+	if [ ! -f "$exp" ]; then
+		ko "$t: no $exp"
+		continue
+	fi
+	"$LKMMC" --dump-ir "$t" > /dev/null 2> "${TMPDIR:-/tmp}/e2e-fe.$$"
+	rc=$?
+	got=$(head -n 1 "${TMPDIR:-/tmp}/e2e-fe.$$")
+	want=$(cat "$exp")
+	if [ $rc -ne 1 ]; then
+		ko "$t: exit status $rc, want 1 ($got)"
+	elif [ "$got" != "$want" ]; then
+		ko "$t: got '$got', want '$want'"
+	else
+		ok
+	fi
+done
+rm -f "${TMPDIR:-/tmp}/e2e-fe.$$"
+if [ "$nerr" -lt 30 ]; then
+	ko "only $nerr malformed inputs in tests/errors (want at least 30)"
+fi
+
+# 2. the kernel's litmus tests
+if [ ! -d "$LKMM_DIR/litmus-tests" ]; then
+	make --no-print-directory kernel-tree > /dev/null 2>&1 ||
+		{ mkdir -p build/linux &&
+		  tar -xJf /usr/src/linux-source-6.1.tar.xz -C build/linux \
+		      --strip-components=1 --wildcards '*/tools/memory-model/*'; }
+fi
+nk=0
+for t in "$LKMM_DIR"/litmus-tests/*.litmus; do
+	[ -f "$t" ] || continue
+	nk=$((nk + 1))
+	out=$("$LKMMC" --dump-ir "$t" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		ko "$t: exit status $rc: $(echo "$out" | head -n 1)"
+	elif ! echo "$out" | grep -qE '^(exists|~exists|forall) \('; then
+		ko "$t: no condition in the dump"
+	else
+		ok
+	fi
+done
+if [ "$nk" -ne 34 ]; then
+	ko "found $nk kernel litmus tests in $LKMM_DIR/litmus-tests, want 34"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
