@@ -15,7 +15,11 @@
  * litmus file's line and column.  Undeclared identifiers are herd7's
  * implicit registers; they are declared as intptr_t, or intptr_t * when the
  * body dereferences them, so that clang accepts both uses.  Only clang
- * errors count (warnings such as int/pointer conversions are off).
+ * errors count (warnings such as int/pointer conversions are off), and not
+ * the type errors that herd7's untyped registers cause (dereferencing an
+ * int register, adding a pointer register to a parameter): clang keeps
+ * those expressions as RecoveryExprs (-frecovery-ast), which clower.c
+ * lowers like the operators they are.
  *
  * It does not turn the AST into IR (clower.c does).
  */
