@@ -20,7 +20,11 @@
 struct cl {
 	struct fe *fe;   /* the parse */
 	struct lexer lx; /* over the clauses */
+	int depth;       /* nesting of parentheses and negations */
 };
+
+/* Deeper conditions are refused rather than risking the stack. */
+#define MAX_DEPTH 200
 
 static int cl_error(struct cl *c, struct token t, const char *what)
 {
@@ -134,7 +138,22 @@ static struct ir_cond *node(struct cl *c, enum ir_cond_kind k, size_t off)
 
 static struct ir_cond *prop_or(struct cl *c);
 
+static struct ir_cond *prop_nested(struct cl *c);
+
 static struct ir_cond *prop_atom(struct cl *c)
+{
+	struct token t = lex_peek(&c->lx);
+	if (c->depth >= MAX_DEPTH) {
+		fe_error(c->fe, t.off, "condition nested too deeply");
+		return NULL;
+	}
+	c->depth++;
+	struct ir_cond *r = prop_nested(c);
+	c->depth--;
+	return r;
+}
+
+static struct ir_cond *prop_nested(struct cl *c)
 {
 	struct token t = lex_peek(&c->lx);
 	if (tok_is(&c->lx, t, "(")) {

@@ -116,7 +116,7 @@ int cscan_match_brace(const char *t, size_t open, size_t end, size_t *close,
 		if (t[tok.off] == '{') {
 			if (depth == (int)(sizeof stack / sizeof stack[0])) {
 				*bad_off = tok.off;
-				return 0;
+				return -1;
 			}
 			stack[depth++] = tok.off;
 		} else if (t[tok.off] == '}') {

@@ -31,9 +31,10 @@ struct ctok {
 size_t cscan_skip(const char *t, size_t off, size_t end, size_t *bad);
 /* The token at or after off. */
 struct ctok cscan_token(const char *t, size_t off, size_t end);
-/* Offset of the '}' matching the '{' at open; returns 0 and sets *bad_off
- * to where it gave up (the unmatched '{', or an unterminated comment or
- * literal) when there is none. */
+/* Offset of the '}' matching the '{' at open: returns 1 and sets *close.
+ * Otherwise sets *bad_off to where it gave up and returns 0 (the unmatched
+ * '{', or an unterminated comment or literal) or -1 (braces nested more
+ * than 256 deep). */
 int cscan_match_brace(const char *t, size_t open, size_t end, size_t *close,
 		      size_t *bad_off);
 

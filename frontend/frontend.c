@@ -67,6 +67,22 @@ struct ir_program *frontend_parse_text(struct frontend *f, const char *path,
 	return prog;
 }
 
+/* A NUL byte ends the text early: report where it is. */
+static void nul_error(struct diag *d, const char *path, const char *buf)
+{
+	int line = 1, col = 1;
+	for (const char *p = buf; *p; p++) {
+		if (*p == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	diag_error(d, path, line, col, "NUL byte in the file; a litmus test is "
+		   "text");
+}
+
 struct ir_program *frontend_parse_file(struct frontend *f, const char *path,
 				       struct diag *d)
 {
@@ -96,8 +112,7 @@ struct ir_program *frontend_parse_file(struct frontend *f, const char *path,
 	if (err)
 		diag_error(d, path, 0, 0, "cannot read the file");
 	else if (strlen(buf) != len)
-		diag_error(d, path, 0, 0, "the file contains a NUL byte; a "
-			   "litmus test is text");
+		nul_error(d, path, buf);
 	else
 		prog = frontend_parse_text(f, path, buf, d);
 	free(buf);

@@ -1,7 +1,7 @@
 /*
  * kapi.c - the table of kernel primitives (see kapi.h).  Each row says how
  * herd7's LKMM turns the call into events, in IR terms; the lowering itself
- * is in cparse.c.
+ * is in clower.c.
  */
 #include "kapi.h"
 

@@ -2,7 +2,7 @@
  * kapi.h - the kernel primitives a process body may call: every macro of
  * the LKMM's linux-kernel.def plus herd7's built-in atomic_add_unless, with
  * their arity, which argument is the address and how each becomes IR.
- * It does not lower calls (cparse.c does).
+ * It does not lower calls (clower.c does).
  */
 #ifndef LKMMC_KAPI_H
 #define LKMMC_KAPI_H

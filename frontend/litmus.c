@@ -414,8 +414,11 @@ static int parse_processes(struct fe *fe, size_t off)
 					id);
 		p->body_off = lx.off;
 		size_t bad;
-		if (!cscan_match_brace(fe->text, p->body_off, fe->len,
-				       &p->body_end, &bad)) {
+		int m = cscan_match_brace(fe->text, p->body_off, fe->len,
+					  &p->body_end, &bad);
+		if (m < 0)
+			return fe_error(fe, bad, "braces nested too deeply");
+		if (m == 0) {
 			if (fe->text[bad] == '{')
 				return fe_error(fe, bad,
 						"unbalanced braces: this '{' is "

@@ -1,5 +1,6 @@
 /*
- * strbuf.c - growing text buffer; see strbuf.h.
+ * strbuf.c - growing text buffer; see strbuf.h.  It knows nothing of
+ * litmus tests.
  */
 #include "strbuf.h"
 
