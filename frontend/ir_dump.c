@@ -2,7 +2,9 @@
  * ir_dump.c - the stable text form of an ir_program (--dump-ir): the test
  * name, the locations with their kind, type and initial value, each thread
  * with its parameters, registers and instruction tree (with line:col and
- * source text), then the final clauses.  Deterministic: the output depends
+ * source text), then the final clauses.  Values that are addresses print
+ * as the location's name (as herd7 prints them); in expressions the
+ * address of x is "&x", to tell it from x's contents.  Deterministic: the output depends
  * only on the program.
  *
  * It does not build or check IR.
@@ -28,8 +30,8 @@ static const char *kind_name(enum ir_loc_kind k)
 static void dump_value(const struct ir_program *prog, struct ir_value v,
 		       FILE *out)
 {
-	if (v.kind == IR_VAL_LOC)
-		fprintf(out, "&%s", prog->locs[v.loc].name);
+	if (v.kind == IR_VAL_LOC) /* as herd7 prints pointer values */
+		fputs(prog->locs[v.loc].name, out);
 	else
 		fprintf(out, "%ld", v.num);
 }
