@@ -542,6 +542,9 @@ Z3_ast enc_cond(const struct encoding *enc, const struct ir_cond *c)
 	case IR_C_FALSE:
 		return Z3_mk_false(z);
 	case IR_C_ATOM: {
+		if (c->rhs_is_obs) /* 0:r1=1:r2 compares two observables */
+			return Z3_mk_eq(z, enc_observable(enc, c->lhs),
+					enc_observable(enc, c->rhs_obs));
 		long v = c->rhs.kind == IR_VAL_LOC ? enc_loc_address(c->rhs.loc) : c->rhs.num;
 		return Z3_mk_eq(z, enc_observable(enc, c->lhs), mk_int(z, v));
 	}

@@ -49,8 +49,11 @@ static void add_cond_columns(struct state_set *ss, const struct ir_cond *c)
 {
 	if (!c)
 		return;
-	if (c->kind == IR_C_ATOM)
+	if (c->kind == IR_C_ATOM) {
 		add_column(ss, c->lhs);
+		if (c->rhs_is_obs)
+			add_column(ss, c->rhs_obs);
+	}
 	add_cond_columns(ss, c->a);
 	add_cond_columns(ss, c->b);
 }
