@@ -45,7 +45,9 @@ struct event {
 	const struct ir_instr *instr; /* the source instruction, NULL for IW */
 	int rmw_peer;          /* the other event of its RMW pair, -1 if none */
 	int *addr_dep, naddr_dep; /* reads whose values reach the address */
+	Z3_ast *addr_dep_cond;    /* when each does (NULL array/entry: always) */
 	int *data_dep, ndata_dep; /* reads whose values reach the stored value */
+	Z3_ast *data_dep_cond;    /* when each does (NULL array/entry: always) */
 	int *ctrl_dep, nctrl_dep; /* reads deciding a branch this event is in */
 };
 

@@ -129,12 +129,14 @@ static void build_static(struct encoding *enc)
 			REL_AT(enc->rmw, n, a, x->rmw_peer) = x->guard;
 		for (int i = 0; i < x->naddr_dep; i++) {
 			int r = x->addr_dep[i];
-			REL_AT(enc->addr, n, r, a) = rel_and2(rc, enc->guard[r], x->guard);
+			Z3_ast c = x->addr_dep_cond && x->addr_dep_cond[i] ? x->addr_dep_cond[i] : rc->t;
+			REL_AT(enc->addr, n, r, a) = rel_and2(rc, rel_and2(rc, enc->guard[r], x->guard), c);
 		}
 		if (has(x, EVC_W))
 			for (int i = 0; i < x->ndata_dep; i++) {
 				int r = x->data_dep[i];
-				REL_AT(enc->data, n, r, a) = rel_and2(rc, enc->guard[r], x->guard);
+				Z3_ast c = x->data_dep_cond && x->data_dep_cond[i] ? x->data_dep_cond[i] : rc->t;
+				REL_AT(enc->data, n, r, a) = rel_and2(rc, rel_and2(rc, enc->guard[r], x->guard), c);
 			}
 		for (int i = 0; i < x->nctrl_dep; i++) {
 			int r = x->ctrl_dep[i];
@@ -167,8 +169,11 @@ static Z3_ast write_defined(struct encoding *enc, int w)
 {
 	const struct event *x = &enc->ev[w];
 	Z3_ast d = enc->rc.t;
-	for (int i = 0; i < x->ndata_dep; i++)
-		d = rel_and2(&enc->rc, d, enc->defined[x->data_dep[i]]);
+	for (int i = 0; i < x->ndata_dep; i++) {
+		Z3_ast c = x->data_dep_cond ? x->data_dep_cond[i] : NULL;
+		Z3_ast def = enc->defined[x->data_dep[i]];
+		d = rel_and2(&enc->rc, d, c ? Z3_mk_implies(enc->z, c, def) : def);
+	}
 	return d;
 }
 

@@ -20,8 +20,9 @@
 
 /* A set of read events, sorted, immutable once built. */
 struct deps {
-	int *ids; /* event indices */
-	int n;    /* how many */
+	int *ids;      /* event indices */
+	Z3_ast *cond;  /* when the dependency holds (NULL entry: always) */
+	int n;         /* how many */
 };
 
 struct regval {
@@ -66,20 +67,36 @@ static struct deps deps_union(struct symex *sx, struct deps a, struct deps b)
 		return b;
 	struct deps r;
 	r.ids = arena_alloc(sx->enc->arena, sizeof(int) * (size_t)(a.n + b.n));
+	r.cond = arena_alloc(sx->enc->arena, sizeof(Z3_ast) * (size_t)(a.n + b.n));
 	r.n = 0;
 	int i = 0, j = 0;
 	while (i < a.n || j < b.n) {
-		int x;
-		if (j >= b.n || (i < a.n && a.ids[i] < b.ids[j]))
-			x = a.ids[i++];
-		else if (i >= a.n || b.ids[j] < a.ids[i])
-			x = b.ids[j++];
-		else {
-			x = a.ids[i++];
+		if (j >= b.n || (i < a.n && a.ids[i] < b.ids[j])) {
+			r.cond[r.n] = a.cond ? a.cond[i] : NULL;
+			r.ids[r.n++] = a.ids[i++];
+		} else if (i >= a.n || b.ids[j] < a.ids[i]) {
+			r.cond[r.n] = b.cond ? b.cond[j] : NULL;
+			r.ids[r.n++] = b.ids[j++];
+		} else {
+			Z3_ast ca = a.cond ? a.cond[i] : NULL, cb = b.cond ? b.cond[j] : NULL;
+			r.cond[r.n] = !ca || !cb ? NULL : rel_or2(&sx->enc->rc, ca, cb);
+			r.ids[r.n++] = a.ids[i++];
 			j++;
 		}
-		r.ids[r.n++] = x;
 	}
+	return r;
+}
+
+/* The same dependencies, holding only when g does (a value taken from one
+ * branch of an if depends on that branch's reads only on that path). */
+static struct deps deps_when(struct symex *sx, struct deps a, Z3_ast g)
+{
+	struct deps r = a;
+	if (a.n == 0)
+		return r;
+	r.cond = arena_alloc(sx->enc->arena, sizeof(Z3_ast) * (size_t)a.n);
+	for (int i = 0; i < a.n; i++)
+		r.cond[i] = rel_and2(&sx->enc->rc, a.cond && a.cond[i] ? a.cond[i] : sx->enc->rc.t, g);
 	return r;
 }
 
@@ -88,6 +105,7 @@ static struct deps deps_one(struct symex *sx, int e)
 	struct deps r;
 	r.ids = arena_alloc(sx->enc->arena, sizeof(int));
 	r.ids[0] = e;
+	r.cond = NULL;
 	r.n = 1;
 	return r;
 }
@@ -261,6 +279,7 @@ static void set_addr(struct symex *sx, int e, struct regval a,
 	struct event *ev = &sx->enc->ev[e];
 	ev->addr = a.v;
 	ev->addr_dep = a.d.ids;
+	ev->addr_dep_cond = a.d.cond;
 	ev->naddr_dep = a.d.n;
 	if (ae->kind == IR_E_LOC)
 		ev->loc = ae->loc;
@@ -306,6 +325,7 @@ static int write_event(struct symex *sx, Z3_ast g, unsigned long cls,
 	struct event *ev = &sx->enc->ev[e];
 	ev->val = v.v;
 	ev->data_dep = v.d.ids;
+	ev->data_dep_cond = v.d.cond;
 	ev->ndata_dep = v.d.n;
 	return e;
 }
@@ -467,9 +487,14 @@ static struct state merge(struct symex *sx, struct state *s, int k)
 	for (int i = live - 2; i >= 0; i--) {
 		for (int r = 0; r < sx->th->nregs; r++) {
 			struct regval a = s[i].regs[r], b = m.regs[r];
-			if (a.v != b.v && !Z3_is_eq_ast(Z(sx), a.v, b.v))
+			if (a.v != b.v && !Z3_is_eq_ast(Z(sx), a.v, b.v)) {
 				m.regs[r].v = Z3_mk_ite(Z(sx), s[i].guard, a.v, b.v);
-			m.regs[r].d = deps_union(sx, a.d, b.d);
+				/* path-sensitive: each side's reads count on its path */
+				m.regs[r].d = deps_union(sx, deps_when(sx, a.d, s[i].guard),
+							 deps_when(sx, b.d, Z3_mk_not(Z(sx), s[i].guard)));
+			} else {
+				m.regs[r].d = deps_union(sx, a.d, b.d);
+			}
 		}
 		g = rel_or2(&sx->enc->rc, s[i].guard, g);
 	}
