@@ -28,6 +28,7 @@ static void usage(FILE *out)
 		"                    (no list of final states; fast on big tests)\n"
 		"  --unroll N        run loops at most N times (default 2, as herd7)\n"
 		"  --timeout SECS    give up on a test after SECS seconds per query\n"
+		"  --stats           print encoding sizes and times to stderr\n"
 		"  --help            this text\n"
 		"  --version         print the version\n"
 		"\n"
@@ -67,6 +68,8 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(a, "--dump-ir") == 0) {
 			opt.dump_ir = 1;
+		} else if (strcmp(a, "--stats") == 0) {
+			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {
 			opt.check.exists_only = 1;
 		} else if (strcmp(a, "--unroll") == 0 || strcmp(a, "--timeout") == 0) {

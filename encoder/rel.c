@@ -392,10 +392,6 @@ rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
 		}
 	}
 	free(may);
-	if (getenv("LKMMC_STATS")) {
-		fprintf(stderr, "closure %s: %d edges, %d vars, defs now %u\n", name,
-			rel_count(rc, a), rel_count(rc, r), Z3_ast_vector_size(rc->z, rc->defs));
-	}
 	return r;
 }
 

@@ -14,17 +14,20 @@
  *    (cross, cos-opt.cat).  The encoder produces exactly those executions
  *    (see encoder/execution.c); here we only take rf and co from it.
  *  - rcu-rscs and srcu-rscs (the bell's let rec matching of read-side
- *    critical sections) are computed statically by nesting, which is the
- *    same least fixpoint when the lock/unlock events are unconditional; a
- *    test that puts them under a condition is reported as unsupported.
+ *    critical sections) are computed in C by nesting, which is the same
+ *    least fixpoint, once per combination of the boundaries that execute.
+ *  - The happens-before, propagation and rcu axioms are checked together
+ *    as "acyclic xb", as the cat's own comment allows (see below), so that
+ *    hb* and pb* are never built as closures.
  *
- * Why the closures are exact.  R+, R* and the let rec rcu-order are encoded
- * with Horn constraints (rel_plus): their variables can only be larger than
- * the least fixpoint.  Every one of them occurs with negative polarity only:
- * hb*, pb*, cumul-fence*, rcu-order and xbstar feed (monotonically) hb, pb,
- * rb and the plain-access relations, which occur only in acyclic, irreflexive
- * and empty axioms (wanted small), or on the right of a difference in the
- * data-race flag (wanted small for the flag to be raised).  So any
+ * Why the closures are exact.  cumul-fence*, (hb | pb)* in rcu-link, xbstar
+ * and the let rec rcu-order are encoded with Horn constraints (rel_plus,
+ * rel_star_from): their variables can only be larger than the least
+ * fixpoint.  Every one of them occurs with negative polarity only: they
+ * feed (monotonically) hb, pb, rb and the plain-access relations, which
+ * occur only in acyclic, irreflexive and empty axioms (wanted small), or on
+ * the right of a difference in the data-race flag (wanted small for the
+ * flag to be raised).  So any
  * satisfying assignment stays satisfying when the closures are shrunk to
  * their least fixpoint, and every query (reachability, flags, states) has a
  * model iff it has one with the exact closures.
@@ -102,40 +105,86 @@ static rel_t different_values(struct encoding *enc, rel_t r)
  * The bell's rcu-rscs / srcu-rscs: match each unlock with the nearest
  * unmatched lock before it in program order (per location for SRCU).  The
  * let rec pairs innermost lock/unlock pairs first, which is this nesting.
+ * Which boundaries execute may depend on branches: the matching is then
+ * computed for every combination of the conditional boundaries of a thread
+ * (at most MAX_COND_BOUNDARIES of them), each pair guarded by the
+ * combinations that produce it.
  */
+#define MAX_COND_BOUNDARIES 10
+
+static void match_present(struct encoding *enc, const int *ev, int k,
+			  unsigned present, int by_loc, Z3_ast when, rel_t out,
+			  int *stack)
+{
+	struct rel_ctx *rc = &enc->rc;
+	int sp = 0;
+	for (int i = 0; i < k; i++) {
+		if (!(present & (1u << i)))
+			continue;
+		const struct event *x = &enc->ev[ev[i]];
+		if (x->cls & (EVC_BIT(EVC_RCU_LOCK) | EVC_BIT(EVC_SRCU_LOCK))) {
+			stack[sp++] = ev[i];
+			continue;
+		}
+		for (int j = sp - 1; j >= 0; j--) {
+			if (by_loc && enc->ev[stack[j]].loc != x->loc)
+				continue;
+			Z3_ast *slot = &REL_AT(out, enc->n, stack[j], ev[i]);
+			*slot = rel_or2(rc, *slot, when);
+			memmove(&stack[j], &stack[j + 1], sizeof(int) * (size_t)(sp - j - 1));
+			sp--;
+			break;
+		}
+	}
+}
+
 static int match_nesting(struct encoding *enc, enum ev_class lock,
 			 enum ev_class unlock, int by_loc, rel_t out,
 			 struct diag *d)
 {
+	struct rel_ctx *rc = &enc->rc;
 	int n = enc->n;
+	int *ev = arena_alloc(enc->arena, sizeof(int) * (size_t)(n ? n : 1));
 	int *stack = arena_alloc(enc->arena, sizeof(int) * (size_t)(n ? n : 1));
+	int cond[MAX_COND_BOUNDARIES]; /* positions in ev of conditional ones */
 	for (int t = 0; t < enc->prog->nthreads; t++) {
-		int sp = 0;
+		int k = 0, c = 0;
 		for (int e = 0; e < n; e++) {
 			const struct event *x = &enc->ev[e];
-			if (x->thread != t)
+			if (x->thread != t || !(x->cls & (EVC_BIT(lock) | EVC_BIT(unlock))))
 				continue;
-			int is_lock = (x->cls & EVC_BIT(lock)) != 0;
-			int is_unlock = (x->cls & EVC_BIT(unlock)) != 0;
-			if (!is_lock && !is_unlock)
-				continue;
-			if (!rel_is_true(&enc->rc, x->guard) || (by_loc && x->loc < 0)) {
-				const struct ir_pos p = x->instr->pos;
+			const struct ir_pos p = x->instr->pos;
+			if (by_loc && x->loc < 0)
 				return diag_error(d, enc->prog->file, p.line, p.col,
-						  "unsupported: RCU/SRCU read-side critical section boundary under a condition or through a computed pointer");
+						  "unsupported: SRCU critical-section boundary through a computed srcu_struct pointer");
+			if (!rel_is_true(rc, x->guard)) {
+				if (c == MAX_COND_BOUNDARIES)
+					return diag_error(d, enc->prog->file, p.line, p.col,
+							  "unsupported: more than %d conditional RCU/SRCU critical-section boundaries in one thread",
+							  MAX_COND_BOUNDARIES);
+				cond[c++] = k;
 			}
-			if (is_lock) {
-				stack[sp++] = e;
-				continue;
+			if (k == 31)
+				return diag_error(d, enc->prog->file, p.line, p.col,
+						  "unsupported: more than 31 RCU/SRCU critical-section boundaries in one thread");
+			ev[k++] = e;
+		}
+		unsigned always = (k < 32 ? (1u << k) : 0u) - 1u;
+		for (int i = 0; i < c; i++)
+			always &= ~(1u << cond[i]);
+		for (unsigned mask = 0; mask < (1u << c); mask++) {
+			unsigned present = always;
+			Z3_ast when = rc->t;
+			for (int i = 0; i < c; i++) {
+				Z3_ast g = enc->ev[ev[cond[i]]].guard;
+				if (mask & (1u << i)) {
+					present |= 1u << cond[i];
+					when = rel_and2(rc, when, g);
+				} else {
+					when = rel_and2(rc, when, Z3_mk_not(enc->z, g));
+				}
 			}
-			for (int i = sp - 1; i >= 0; i--) {
-				if (by_loc && enc->ev[stack[i]].loc != x->loc)
-					continue;
-				REL_AT(out, n, stack[i], e) = enc->rc.t;
-				memmove(&stack[i], &stack[i + 1], sizeof(int) * (size_t)(sp - i - 1));
-				sp--;
-				break;
-			}
+			match_present(enc, ev, k, present, by_loc, when, out, stack);
 		}
 	}
 	return 1;

@@ -140,11 +140,9 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		Z3_params_dec_ref(z, p);
 	}
 	assert_vector(z, s, enc->facts);
-	if (!getenv("LKMMC_NODEFS"))
-		assert_vector(z, s, enc->rc.defs);
-	const char *skip = getenv("LKMMC_SKIP");
+	assert_vector(z, s, enc->rc.defs);
 	for (int a = 0; a < AX_COUNT; a++)
-		if (m.axiom[a] && !(skip && strchr(skip, 'a' + a)))
+		if (m.axiom[a])
 			Z3_solver_assert(z, s, m.axiom[a]);
 	if (prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
@@ -181,7 +179,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		raised[f] = r == Z3_L_TRUE;
 	}
 
-	if (getenv("LKMMC_STATS"))
+	if (c->opt.stats)
 		fprintf(stderr, "stats: events %d, defs %u, facts %u; encode %.3fs, "
 			"states %.3fs, flags %.3fs\n", enc->n,
 			Z3_ast_vector_size(z, enc->rc.defs),

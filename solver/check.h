@@ -21,6 +21,7 @@ struct check_options {
 	int unroll;         /* loop bound (herd7's default: 2) */
 	int exists_only;    /* answer reachability only, no state list */
 	unsigned timeout_ms;/* per-query Z3 time limit, 0 for none */
+	int stats;          /* print encoding sizes and phase times to stderr */
 };
 
 struct checker *checker_new(const struct check_options *opt);
