@@ -206,8 +206,11 @@ static struct regval eval(struct symex *sx, struct state *st,
 		struct regval a = eval(sx, st, e->a);
 		struct regval b = eval(sx, st, e->b);
 		struct regval c = eval(sx, st, e->c);
-		r.v = Z3_mk_ite(z, nonzero(sx, a.v), b.v, c.v);
-		r.d = deps_union(sx, a.d, deps_union(sx, b.d, c.d));
+		Z3_ast pick_b = nonzero(sx, a.v);
+		r.v = Z3_mk_ite(z, pick_b, b.v, c.v);
+		/* Like an if: each arm's reads count only when that arm is taken. */
+		r.d = deps_union(sx, a.d, deps_union(sx, deps_when(sx, b.d, pick_b),
+			deps_when(sx, c.d, Z3_mk_not(z, pick_b))));
 		return r;
 	}
 	case IR_E_BINARY:
