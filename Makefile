@@ -18,7 +18,7 @@ LDLIBS  += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lz3 -lm
 KTREE   := build/linux
 LKMM_DIR := $(KTREE)/tools/memory-model
 
-LIB_SRCS := $(wildcard frontend/*.c encoder/*.c models/*.c solver/*.c)
+LIB_SRCS := $(wildcard frontend/*.c encoder/*.c models/*.c solver/*.c cli/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o)
 MAIN_OBJ := build/obj/lkmmc.o
 TEST_SRCS := $(wildcard tests/test_*.c)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/herd7opts.h"
 #include "frontend/frontend.h"
 #include "solver/check.h"
 
@@ -28,9 +29,18 @@ static void usage(FILE *out)
 		"                    (no list of final states; fast on big tests)\n"
 		"  --unroll N        run loops at most N times (default 2, as herd7)\n"
 		"  --timeout SECS    give up on a test after SECS seconds per query\n"
+		"  --witness         print an execution that reaches the condition\n"
+		"  --explain         when the condition is never reached, say which\n"
+		"                    axioms forbid it and show the cycle\n"
 		"  --stats           print encoding sizes and times to stderr\n"
 		"  --help            this text\n"
 		"  --version         print the version\n"
+		"\n"
+		"herd7's options are accepted too, so that the kernel's\n"
+		"tools/memory-model/scripts can run lkmmc: -conf FILE, -I DIR,\n"
+		"-unroll N, -speedcheck true|fast|false (--exists-only), -timeout SECS,\n"
+		"-v (--stats), -through none; drawing options (-show, -graph, ...) are\n"
+		"ignored; the others are rejected with the reason.\n"
 		"\n"
 		"exit status: 0 all tests checked, 1 a test failed to parse or check,\n"
 		"2 usage error.\n");
@@ -66,8 +76,26 @@ int main(int argc, char **argv)
 			first_file = i;
 			break;
 		}
+		if (a[1] != '-') {      /* herd7's options have one dash */
+			enum herd7_status st = herd7_option(argc, argv, &i, &opt.check, stderr);
+			if (st == HERD7_ERROR)
+				return 2;
+			if (st == HERD7_HELP) {
+				usage(stdout);
+				return 0;
+			}
+			if (st == HERD7_VERSION) {
+				printf("lkmmc %s\n", LKMMC_VERSION);
+				return 0;
+			}
+			continue;
+		}
 		if (strcmp(a, "--dump-ir") == 0) {
 			opt.dump_ir = 1;
+		} else if (strcmp(a, "--witness") == 0) {
+			opt.check.witness = 1;
+		} else if (strcmp(a, "--explain") == 0) {
+			opt.check.explain = 1;
 		} else if (strcmp(a, "--stats") == 0) {
 			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {
@@ -83,7 +111,7 @@ int main(int argc, char **argv)
 			else
 				opt.check.timeout_ms = (unsigned)v * 1000u;
 			i++;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		} else if (strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return 0;
 		} else if (strcmp(a, "--version") == 0) {

@@ -1,0 +1,394 @@
+/*
+ * herd7opts.c - herd7's one-dash options, as one table (see herd7opts.h).
+ *
+ * A configuration file (-conf linux-kernel.cfg) holds one "name value"
+ * line per option, the same options as on the command line without the
+ * dash; it is read when -conf is met, like herd7 does, from the current
+ * directory or an -I directory.  When it cannot be found and it is
+ * linux-kernel.cfg, lkmmc goes on with its built-in model, as herd7 would
+ * with the copy in its library.  The model files such a file names
+ * (model linux-kernel.cat, bell linux-kernel.bell, macros linux-kernel.def)
+ * must be the LKMM's; when they are found and differ from Linux 6.1's,
+ * lkmmc warns that it checks its built-in 6.1 model, not those files.
+ */
+#include "cli/herd7opts.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum arg { NONE, WORD, COUNT, SECS, BOOL };
+
+enum act {
+	IGNORE,     /* shapes herd7's drawings only: accepted, no effect */
+	REJECT,     /* not supported: an error saying why */
+	UNROLL,     /* --unroll N */
+	SPEEDCHECK, /* true|fast: --exists-only; false: the full state list */
+	TIMEOUT,    /* --timeout */
+	VERBOSE,    /* --stats */
+	CONF,       /* read a configuration file */
+	INCLUDE,    /* -I: where to look for configuration and model files */
+	MODEL,      /* must name the LKMM file given as note */
+	THROUGH,    /* only "none", herd7's default: the model filters */
+	HELP,
+	VERSION,
+};
+
+struct herd7_opt {
+	const char *name;
+	enum arg arg;
+	enum act act;
+	const char *note;   /* REJECT: why; MODEL: the LKMM file expected */
+};
+
+#define NO_DOT "lkmmc draws no executions (no .dot files, no viewer)"
+#define ONE_MODEL "lkmmc has the LKMM of Linux 6.1 built in and nothing else"
+
+static const struct herd7_opt table[] = {
+	/* mapped to lkmmc's own options */
+	{"-unroll", COUNT, UNROLL, NULL},
+	{"-speedcheck", WORD, SPEEDCHECK, NULL},
+	{"-timeout", SECS, TIMEOUT, NULL},
+	{"-v", NONE, VERBOSE, NULL},
+	{"-q", NONE, IGNORE, NULL},
+	{"-help", NONE, HELP, NULL},
+	{"-h", NONE, HELP, NULL},
+	{"-version", NONE, VERSION, NULL},
+	/* configuration and model */
+	{"-conf", WORD, CONF, NULL},
+	{"-I", WORD, INCLUDE, NULL},
+	{"-model", WORD, MODEL, "linux-kernel.cat"},
+	{"-cat", WORD, MODEL, "linux-kernel.cat"},
+	{"-bell", WORD, MODEL, "linux-kernel.bell"},
+	{"-macros", WORD, MODEL, "linux-kernel.def"},
+	{"-through", WORD, THROUGH, NULL},
+	/* how herd7 draws executions (with -o, -gv, -evince): no effect */
+	{"-show", WORD, IGNORE, NULL},
+	{"-nshow", COUNT, IGNORE, NULL},
+	{"-graph", WORD, IGNORE, NULL},
+	{"-showevents", WORD, IGNORE, NULL},
+	{"-squished", BOOL, IGNORE, NULL},
+	{"-movelabel", BOOL, IGNORE, NULL},
+	{"-fontsize", COUNT, IGNORE, NULL},
+	{"-xscale", WORD, IGNORE, NULL},
+	{"-yscale", WORD, IGNORE, NULL},
+	{"-arrowsize", WORD, IGNORE, NULL},
+	{"-penwidth", WORD, IGNORE, NULL},
+	{"-scale", WORD, IGNORE, NULL},
+	{"-splines", WORD, IGNORE, NULL},
+	{"-pad", WORD, IGNORE, NULL},
+	{"-edgeattr", WORD, IGNORE, NULL},
+	{"-dotmode", WORD, IGNORE, NULL},
+	{"-dotcom", WORD, IGNORE, NULL},
+	{"-doshow", WORD, IGNORE, NULL},
+	{"-unshow", WORD, IGNORE, NULL},
+	{"-showraw", WORD, IGNORE, NULL},
+	{"-symetric", WORD, IGNORE, NULL},
+	{"-showinitrf", BOOL, IGNORE, NULL},
+	{"-showfinalrf", BOOL, IGNORE, NULL},
+	{"-showinitwrites", BOOL, IGNORE, NULL},
+	{"-showthread", BOOL, IGNORE, NULL},
+	{"-showlegend", BOOL, IGNORE, NULL},
+	{"-showpo", BOOL, IGNORE, NULL},
+	{"-showkind", BOOL, IGNORE, NULL},
+	{"-oneinit", BOOL, IGNORE, NULL},
+	{"-suffix", WORD, IGNORE, NULL},
+	/* not supported */
+	{"-o", WORD, REJECT, NO_DOT},
+	{"-gv", NONE, REJECT, NO_DOT},
+	{"-evince", NONE, REJECT, NO_DOT},
+	{"-dumpes", BOOL, REJECT, "lkmmc has no event-structure dump (see --dump-ir)"},
+	{"-variant", WORD, REJECT, ONE_MODEL},
+	{"-mode", WORD, REJECT, ONE_MODEL},
+	{"-machine", WORD, REJECT, ONE_MODEL},
+	{"-libdir", NONE, REJECT, ONE_MODEL},
+	{"-skipchecks", WORD, REJECT, "lkmmc always checks every axiom of the model"},
+	{"-strictskip", BOOL, REJECT, "lkmmc always checks every axiom of the model"},
+	{"-badexecs", BOOL, REJECT, "lkmmc always checks every axiom of the model"},
+	{"-badflag", WORD, REJECT, "lkmmc always checks every axiom of the model"},
+	{"-optace", BOOL, REJECT, "lkmmc always checks every axiom of the model"},
+	{"-initwrites", BOOL, REJECT, "lkmmc always has initial writes, as the LKMM"},
+	{"-hexa", NONE, REJECT, "lkmmc prints values in decimal"},
+	{"-names", WORD, REJECT, "name the litmus files to check instead"},
+	{"-excl", WORD, REJECT, "name the litmus files to check instead"},
+	{"-rename", WORD, REJECT, "name the litmus files to check instead"},
+	{"-kinds", WORD, REJECT, "lkmmc reads the condition from the test only"},
+	{"-conds", WORD, REJECT, "lkmmc reads the condition from the test only"},
+	{"-debug", WORD, REJECT, "see --stats and --dump-ir"},
+};
+
+/* FNV-1a 64 of the LKMM files of Linux 6.1 (tools/memory-model). */
+static const struct {
+	const char *name;
+	uint64_t fnv;
+} lkmm61[] = {
+	{"linux-kernel.cat", 0xb97b4283cdc628d1ull},
+	{"linux-kernel.bell", 0x675e6c96841b272aull},
+	{"linux-kernel.def", 0x09649ab865a712f9ull},
+	{"lock.cat", 0xc95618d739dc5ac4ull},
+};
+
+#define MAX_INCLUDE 16
+static const char *include_dir[MAX_INCLUDE]; /* -I, in order */
+static int n_include;
+
+static const struct herd7_opt *lookup(const char *name)
+{
+	for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+		if (strcmp(table[k].name, name) == 0)
+			return &table[k];
+	return NULL;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* Find name as given, in an -I directory, or in dir (may be NULL). */
+static int find_file(const char *name, const char *dir, char *buf, size_t n)
+{
+	FILE *f;
+	snprintf(buf, n, "%s", name);
+	if ((f = fopen(buf, "r")) || name[0] == '/')
+		goto out;
+	for (int k = 0; k <= n_include; k++) {
+		const char *d = k < n_include ? include_dir[k] : dir;
+		if (!d)
+			continue;
+		snprintf(buf, n, "%s/%s", d, name);
+		if ((f = fopen(buf, "r")))
+			goto out;
+	}
+out:
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+static uint64_t fnv_file(const char *path)
+{
+	uint64_t h = 14695981039346656037ull;
+	FILE *f = fopen(path, "rb");
+	int c;
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		h = (h ^ (unsigned char)c) * 1099511628211ull;
+	fclose(f);
+	return h;
+}
+
+/* Warn when path exists and is not Linux 6.1's copy of its LKMM file. */
+static void check_lkmm_file(const char *path, FILE *err)
+{
+	const char *b = base_name(path);
+	for (size_t k = 0; k < sizeof lkmm61 / sizeof lkmm61[0]; k++) {
+		if (strcmp(b, lkmm61[k].name) != 0)
+			continue;
+		uint64_t h = fnv_file(path);
+		if (h && h != lkmm61[k].fnv)
+			fprintf(err, "lkmmc: warning: %s differs from Linux 6.1's; "
+				"lkmmc checks its built-in LKMM of Linux 6.1, "
+				"not this file\n", path);
+	}
+}
+
+static enum herd7_status apply(const struct herd7_opt *o, const char *val,
+			       struct check_options *opt, FILE *err,
+			       const char *where, const char *dir, int depth);
+
+/* Read a configuration file: "name value" lines, '#' comments. */
+static enum herd7_status read_conf(const char *name, struct check_options *opt,
+				   FILE *err, const char *where, int depth)
+{
+	char path[4096], line[1024], at[4200], dir[4096];
+	if (depth > 4) {
+		fprintf(err, "lkmmc: %s-conf %s: configuration files nest too deep\n",
+			where, name);
+		return HERD7_ERROR;
+	}
+	if (!find_file(name, NULL, path, sizeof path)) {
+		if (strcmp(base_name(name), "linux-kernel.cfg") == 0)
+			return HERD7_DONE; /* herd7's library copy: our model */
+		fprintf(err, "lkmmc: %s-conf: cannot find '%s' (looked in the "
+			"current directory and the -I directories)\n", where, name);
+		return HERD7_ERROR;
+	}
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(err, "lkmmc: %s-conf: cannot read '%s'\n", where, path);
+		return HERD7_ERROR;
+	}
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof dir, ".");
+	enum herd7_status st = HERD7_DONE;
+	for (int lineno = 1; st == HERD7_DONE && fgets(line, sizeof line, f); lineno++) {
+		char *s = line, *hash = strchr(line, '#'), key[64];
+		if (hash)
+			*hash = '\0';
+		s += strspn(s, " \t\r\n");
+		size_t klen = strcspn(s, " \t\r\n");
+		if (klen == 0)
+			continue;
+		char *val = s + klen + strspn(s + klen, " \t");
+		for (char *e = val + strlen(val); e > val && strchr(" \t\r\n", e[-1]); )
+			*--e = '\0';
+		snprintf(key, sizeof key, "-%.*s", (int)klen, s);
+		snprintf(at, sizeof at, "%s:%d: ", path, lineno);
+		const struct herd7_opt *o = lookup(key);
+		if (!o) {
+			fprintf(err, "lkmmc: %sunknown herd7 option '%s'\n", at, key + 1);
+			st = HERD7_ERROR;
+		} else if (o->arg == NONE && strcmp(val, "false") == 0) {
+			continue;
+		} else {
+			st = apply(o, o->arg == NONE ? NULL : val, opt, err, at, dir,
+				   depth + 1);
+			if (st == HERD7_HELP || st == HERD7_VERSION) {
+				fprintf(err, "lkmmc: %s'%s' has no place in a "
+					"configuration file\n", at, key + 1);
+				st = HERD7_ERROR;
+			}
+		}
+	}
+	fclose(f);
+	return st;
+}
+
+/* Check val against o's argument kind; val is NULL for NONE. */
+static int valid_value(const struct herd7_opt *o, const char *val, FILE *err,
+		       const char *where)
+{
+	const char *want = NULL;
+	char *end;
+	switch (o->arg) {
+	case NONE:
+		return 1;
+	case WORD:
+		if (val && *val)
+			return 1;
+		want = "a value";
+		break;
+	case COUNT:
+		if (val && *val && strtol(val, &end, 10) >= 0 && !*end &&
+		    strtol(val, NULL, 10) <= 100000)
+			return 1;
+		want = "a number from 0 to 100000";
+		break;
+	case SECS:
+		if (val && *val && strtod(val, &end) > 0 && !*end &&
+		    strtod(val, NULL) <= 1e6)
+			return 1;
+		want = "a number of seconds";
+		break;
+	case BOOL:
+		if (val && (strcmp(val, "true") == 0 || strcmp(val, "false") == 0))
+			return 1;
+		want = "true or false";
+		break;
+	}
+	fprintf(err, "lkmmc: %sherd7 option '%s' needs %s\n", where, o->name, want);
+	return 0;
+}
+
+static enum herd7_status apply(const struct herd7_opt *o, const char *val,
+			       struct check_options *opt, FILE *err,
+			       const char *where, const char *dir, int depth)
+{
+	char path[4096];
+	if (!valid_value(o, val, err, where))
+		return HERD7_ERROR;
+	switch (o->act) {
+	case IGNORE:
+		return HERD7_DONE;
+	case REJECT:
+		fprintf(err, "lkmmc: %sherd7 option '%s' is not supported: %s\n",
+			where, o->name, o->note);
+		return HERD7_ERROR;
+	case UNROLL:
+		opt->unroll = (int)strtol(val, NULL, 10);
+		return HERD7_DONE;
+	case SPEEDCHECK:
+		if (strcmp(val, "true") == 0 || strcmp(val, "fast") == 0) {
+			opt->exists_only = 1;
+			return HERD7_DONE;
+		}
+		if (strcmp(val, "false") == 0) {
+			opt->exists_only = 0;
+			return HERD7_DONE;
+		}
+		fprintf(err, "lkmmc: %s-speedcheck needs true, fast or false, "
+			"not '%s'\n", where, val);
+		return HERD7_ERROR;
+	case TIMEOUT:
+		opt->timeout_ms = (unsigned)ceil(strtod(val, NULL) * 1000.0);
+		return HERD7_DONE;
+	case VERBOSE:
+		opt->stats = 1;
+		return HERD7_DONE;
+	case CONF:
+		return read_conf(val, opt, err, where, depth);
+	case INCLUDE:
+		if (n_include == MAX_INCLUDE) {
+			fprintf(err, "lkmmc: %stoo many -I directories\n", where);
+			return HERD7_ERROR;
+		}
+		include_dir[n_include++] = strdup(val);
+		return HERD7_DONE;
+	case MODEL:
+		if (strcmp(base_name(val), o->note) != 0) {
+			fprintf(err, "lkmmc: %sherd7 option '%s %s' is not supported: "
+				"%s (%s)\n", where, o->name, val, ONE_MODEL, o->note);
+			return HERD7_ERROR;
+		}
+		if (find_file(val, dir, path, sizeof path)) {
+			check_lkmm_file(path, err);
+			if (strcmp(o->note, "linux-kernel.cat") == 0) {
+				char lock[4200];
+				char *slash = strrchr(path, '/');
+				snprintf(lock, sizeof lock, "%.*slock.cat",
+					 slash ? (int)(slash - path + 1) : 0, path);
+				check_lkmm_file(lock, err);
+			}
+		}
+		return HERD7_DONE;
+	case THROUGH:
+		if (strcmp(val, "none") == 0)
+			return HERD7_DONE;
+		fprintf(err, "lkmmc: %sherd7 option '-through %s' is not supported: "
+			"lkmmc only reports executions the model allows "
+			"(-through none)\n", where, val);
+		return HERD7_ERROR;
+	case HELP:
+		return HERD7_HELP;
+	case VERSION:
+		return HERD7_VERSION;
+	}
+	return HERD7_ERROR;
+}
+
+enum herd7_status herd7_option(int argc, char **argv, int *i,
+			       struct check_options *opt, FILE *err)
+{
+	const struct herd7_opt *o = lookup(argv[*i]);
+	const char *val = NULL;
+	if (!o) {
+		fprintf(err, "lkmmc: unknown option '%s' (try --help)\n", argv[*i]);
+		return HERD7_ERROR;
+	}
+	if (o->arg != NONE) {
+		if (*i + 1 >= argc) {
+			fprintf(err, "lkmmc: herd7 option '%s' needs a value\n", o->name);
+			return HERD7_ERROR;
+		}
+		val = argv[++*i];
+	}
+	return apply(o, val, opt, err, "", NULL, 0);
+}

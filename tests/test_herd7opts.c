@@ -1,0 +1,174 @@
+/*
+ * test_herd7opts.c - unit tests of herd7's options (cli/herd7opts.c): the
+ * mapping to lkmmc's options, ignored drawing options, rejected options
+ * with their reason, malformed values and configuration files.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cli/herd7opts.h"
+
+/* Run herd7_option over words[0..] (NULL-terminated) as a command line;
+ * returns the first status that is not HERD7_DONE (or HERD7_DONE) and
+ * leaves what was printed to err in msg. */
+static enum herd7_status run(const char **words, struct check_options *opt,
+			     char *msg, size_t n)
+{
+	char *argv[16];
+	int argc = 1;
+	argv[0] = "lkmmc";
+	for (; words[argc - 1]; argc++)
+		argv[argc] = (char *)words[argc - 1];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&buf, &len);
+	enum herd7_status st = HERD7_DONE;
+	for (int i = 1; i < argc && st == HERD7_DONE; i++)
+		st = herd7_option(argc, argv, &i, opt, err);
+	fclose(err);
+	snprintf(msg, n, "%s", buf ? buf : "");
+	free(buf);
+	return st;
+}
+
+static void test_mapped(void **state)
+{
+	(void)state;
+	struct check_options opt = {.unroll = 2};
+	char msg[512];
+	const char *w[] = {"-unroll", "5", "-speedcheck", "fast", "-timeout", "1.5",
+			   "-v", "-q", NULL};
+	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_DONE);
+	assert_string_equal(msg, "");
+	assert_int_equal(opt.unroll, 5);
+	assert_int_equal(opt.exists_only, 1);
+	assert_int_equal(opt.timeout_ms, 1500);
+	assert_int_equal(opt.stats, 1);
+	const char *w2[] = {"-speedcheck", "false", "-through", "none", NULL};
+	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_DONE);
+	assert_int_equal(opt.exists_only, 0);
+}
+
+static void test_ignored_drawing(void **state)
+{
+	(void)state;
+	struct check_options opt = {.unroll = 2}, before = opt;
+	char msg[512];
+	const char *w[] = {"-show", "prop", "-graph", "columns", "-showevents", "noregs",
+			   "-squished", "true", "-nshow", "3", NULL};
+	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_DONE);
+	assert_memory_equal(&opt, &before, sizeof opt);
+}
+
+static void test_rejected(void **state)
+{
+	(void)state;
+	struct check_options opt = {.unroll = 2};
+	char msg[512];
+	const char *w[] = {"-o", "dir", NULL};
+	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "'-o' is not supported: lkmmc draws no executions"));
+	const char *w2[] = {"-through", "all", NULL};
+	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "-through all"));
+	const char *w3[] = {"-model", "x86tso.cat", NULL};
+	assert_int_equal(run(w3, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "built in"));
+	const char *w4[] = {"-nosuch", NULL};
+	assert_int_equal(run(w4, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "unknown option '-nosuch'"));
+}
+
+static void test_malformed(void **state)
+{
+	(void)state;
+	struct check_options opt = {.unroll = 2};
+	char msg[512];
+	const char *w[] = {"-unroll", "x", NULL};
+	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "needs a number"));
+	const char *w2[] = {"-unroll", NULL};
+	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "needs a value"));
+	const char *w3[] = {"-speedcheck", "maybe", NULL};
+	assert_int_equal(run(w3, &opt, msg, sizeof msg), HERD7_ERROR);
+	const char *w4[] = {"-squished", "yes", NULL};
+	assert_int_equal(run(w4, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "true or false"));
+	assert_int_equal(opt.unroll, 2);
+}
+
+static void test_help_version(void **state)
+{
+	(void)state;
+	struct check_options opt = {.unroll = 2};
+	char msg[512];
+	const char *w[] = {"-help", NULL};
+	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_HELP);
+	const char *w2[] = {"-version", NULL};
+	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_VERSION);
+}
+
+static void test_conf(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_herd7opts.XXXXXX", path[128], msg[512];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/my.cfg", dir);
+	FILE *f = fopen(path, "w");
+	fputs("# a comment\nmacros linux-kernel.def\nmodel linux-kernel.cat\n"
+	      "graph columns\nedgeattr hb,color,indigo\nunroll 4\nspeedcheck true\n", f);
+	fclose(f);
+	struct check_options opt = {.unroll = 2};
+	const char *w[] = {"-I", dir, "-conf", "my.cfg", NULL};
+	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_DONE);
+	assert_string_equal(msg, "");
+	assert_int_equal(opt.unroll, 4);
+	assert_int_equal(opt.exists_only, 1);
+
+	f = fopen(path, "w");
+	fputs("model linux-kernel.cat\n\nvariant mixed\n", f);
+	fclose(f);
+	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "my.cfg:3: herd7 option '-variant' is not supported"));
+
+	/* linux-kernel.cfg nowhere to be found: herd7's library copy, ours */
+	const char *w2[] = {"-conf", "linux-kernel.cfg", NULL};
+	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_DONE);
+	const char *w3[] = {"-conf", "other.cfg", NULL};
+	assert_int_equal(run(w3, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "cannot find 'other.cfg'"));
+
+	/* a model file that is not Linux 6.1's: checked, with a warning */
+	snprintf(path, sizeof path, "%s/linux-kernel.cat", dir);
+	f = fopen(path, "w");
+	fputs("(* not the LKMM *)\n", f);
+	fclose(f);
+	const char *w4[] = {"-model", path, NULL};
+	assert_int_equal(run(w4, &opt, msg, sizeof msg), HERD7_DONE);
+	assert_non_null(strstr(msg, "warning: "));
+	assert_non_null(strstr(msg, "differs from Linux 6.1's"));
+	unlink(path);
+	snprintf(path, sizeof path, "%s/my.cfg", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mapped),
+		cmocka_unit_test(test_ignored_drawing),
+		cmocka_unit_test(test_rejected),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_help_version),
+		cmocka_unit_test(test_conf),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
