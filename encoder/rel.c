@@ -27,6 +27,53 @@ void rel_ctx_init(struct rel_ctx *rc, Z3_context z, int n, const Z3_ast *guard,
 void rel_ctx_fini(struct rel_ctx *rc)
 {
 	Z3_ast_vector_dec_ref(rc->z, rc->defs);
+	free(rc->horn_lhs);
+	free(rc->horn_var);
+}
+
+void rel_horn(struct rel_ctx *rc, Z3_ast lhs, Z3_ast var)
+{
+	if (!lhs)
+		return;
+	if (rc->nhorn == rc->horn_cap) {
+		rc->horn_cap = rc->horn_cap ? 2 * rc->horn_cap : 256;
+		rc->horn_lhs = realloc(rc->horn_lhs, sizeof(Z3_ast) * (size_t)rc->horn_cap);
+		rc->horn_var = realloc(rc->horn_var, sizeof(Z3_ast) * (size_t)rc->horn_cap);
+		if (!rc->horn_lhs || !rc->horn_var)
+			abort();
+	}
+	rc->horn_lhs[rc->nhorn] = lhs;
+	rc->horn_var[rc->nhorn] = var;
+	rc->nhorn++;
+	rel_define(rc, Z3_mk_implies(rc->z, lhs, var));
+}
+
+static Z3_func_decl decl_of(Z3_context z, Z3_ast v)
+{
+	return Z3_get_app_decl(z, Z3_to_app(z, v));
+}
+
+void rel_least_model(const struct rel_ctx *rc, Z3_model m)
+{
+	Z3_context z = rc->z;
+	Z3_ast f = Z3_mk_false(z), t = rc->t;
+	for (int i = 0; i < rc->nhorn; i++)
+		Z3_add_const_interp(z, m, decl_of(z, rc->horn_var[i]), f);
+	/* Kleene iteration: fire clauses until nothing changes. */
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = 0; i < rc->nhorn; i++) {
+			Z3_ast v = NULL;
+			if (Z3_model_eval(z, m, rc->horn_var[i], 1, &v) &&
+			    Z3_get_bool_value(z, v) == Z3_L_TRUE)
+				continue;
+			if (!Z3_model_eval(z, m, rc->horn_lhs[i], 1, &v) ||
+			    Z3_get_bool_value(z, v) != Z3_L_TRUE)
+				continue;
+			Z3_add_const_interp(z, m, decl_of(z, rc->horn_var[i]), t);
+			changed = 1;
+		}
+	}
 }
 
 int rel_is_true(struct rel_ctx *rc, Z3_ast a)
@@ -377,7 +424,7 @@ rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
 		for (int j = 0; j < n; j++) {
 			Z3_ast x = AT(a, i, j);
 			if (x)
-				rel_define(rc, Z3_mk_implies(rc->z, x, AT(r, i, j)));
+				rel_horn(rc, x, AT(r, i, j));
 		}
 		for (int k = 0; k < n; k++) {
 			if (!AT(r, i, k))
@@ -386,8 +433,7 @@ rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
 				Z3_ast x = AT(a, k, j);
 				if (!x)
 					continue;
-				Z3_ast lhs = rel_and2(rc, AT(r, i, k), x);
-				rel_define(rc, Z3_mk_implies(rc->z, lhs, AT(r, i, j)));
+				rel_horn(rc, rel_and2(rc, AT(r, i, k), x), AT(r, i, j));
 			}
 		}
 	}
@@ -419,8 +465,8 @@ rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name)
 				Z3_ast x = REL_AT(a, n, k, j);
 				if (!x || j == i)
 					continue;
-				Z3_ast lhs = rel_and2(rc, REL_AT(r, n, i, k), x);
-				rel_define(rc, Z3_mk_implies(rc->z, lhs, REL_AT(r, n, i, j)));
+				rel_horn(rc, rel_and2(rc, REL_AT(r, n, i, k), x),
+					 REL_AT(r, n, i, j));
 			}
 		}
 	}
@@ -488,10 +534,13 @@ static void scc_visit(struct scc_state *st, int v)
 	free(call);
 }
 
-Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name)
+/* Ranks over the SCCs of strict | weak: strict edges must increase the
+ * rank, weak ones must not decrease it. */
+static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *name)
 {
 	int n = rc->n;
-	struct scc_state st = {.rc = rc, .a = a};
+	rel_t both = weak ? rel_union(rc, strict, weak) : strict;
+	struct scc_state st = {.rc = rc, .a = both};
 	st.index = malloc(sizeof(int) * (size_t)n);
 	st.low = malloc(sizeof(int) * (size_t)n);
 	st.stack = malloc(sizeof(int) * (size_t)n);
@@ -508,19 +557,23 @@ Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name)
 	Z3_ast_vector_inc_ref(rc->z, parts);
 	char rname[64];
 	snprintf(rname, sizeof rname, "rank-%s", name);
-	for (int i = 0; i < n; i++) {
-		if (AT(a, i, i))
-			Z3_ast_vector_push(rc->z, parts, rel_not(rc, AT(a, i, i)));
-		for (int j = 0; j < n; j++) {
-			Z3_ast x = AT(a, i, j);
-			if (!x || i == j || st.comp[i] != st.comp[j])
-				continue;
-			if (!rank[i])
-				rank[i] = rel_fresh_int(rc, rname);
-			if (!rank[j])
-				rank[j] = rel_fresh_int(rc, rname);
-			Z3_ast lt = Z3_mk_lt(rc->z, rank[i], rank[j]);
-			Z3_ast_vector_push(rc->z, parts, Z3_mk_implies(rc->z, x, lt));
+	for (int pass = 0; pass < (weak ? 2 : 1); pass++) {
+		rel_t a = pass ? weak : strict;
+		for (int i = 0; i < n; i++) {
+			if (!pass && AT(a, i, i))
+				Z3_ast_vector_push(rc->z, parts, rel_not(rc, AT(a, i, i)));
+			for (int j = 0; j < n; j++) {
+				Z3_ast x = AT(a, i, j);
+				if (!x || i == j || st.comp[i] != st.comp[j])
+					continue;
+				if (!rank[i])
+					rank[i] = rel_fresh_int(rc, rname);
+				if (!rank[j])
+					rank[j] = rel_fresh_int(rc, rname);
+				Z3_ast ord = pass ? Z3_mk_le(rc->z, rank[i], rank[j])
+						  : Z3_mk_lt(rc->z, rank[i], rank[j]);
+				Z3_ast_vector_push(rc->z, parts, Z3_mk_implies(rc->z, x, ord));
+			}
 		}
 	}
 	unsigned k = Z3_ast_vector_size(rc->z, parts);
@@ -537,6 +590,17 @@ Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name)
 	free(st.comp);
 	free(st.onstack);
 	return res;
+}
+
+Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name)
+{
+	return ranked(rc, a, NULL, name);
+}
+
+Z3_ast rel_acyclic_through(struct rel_ctx *rc, rel_t strict, rel_t weak,
+			   const char *name)
+{
+	return ranked(rc, strict, weak, name);
 }
 
 static Z3_ast none_of(struct rel_ctx *rc, Z3_ast *xs, size_t k)

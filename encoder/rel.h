@@ -37,6 +37,9 @@ struct rel_ctx {
 	Z3_ast t;               /* the true literal */
 	Z3_ast_vector defs;     /* definitional constraints, always asserted */
 	int fresh;              /* counter for fresh variable names */
+	Z3_ast *horn_lhs;       /* Horn clauses lhs => var defining closures */
+	Z3_ast *horn_var;       /* (their variables, in creation order) */
+	int nhorn, horn_cap;    /* count, capacity */
 };
 
 typedef Z3_ast *set_t; /* n formulas, NULL = false */
@@ -57,6 +60,15 @@ Z3_ast rel_fresh_bool(struct rel_ctx *rc, const char *prefix);
 Z3_ast rel_fresh_int(struct rel_ctx *rc, const char *prefix);
 /* Add a definitional constraint (always asserted). */
 void rel_define(struct rel_ctx *rc, Z3_ast fact);
+
+/* Record and assert the Horn clause lhs => var (var a fresh Boolean of a
+ * closure or let rec).  Such variables may exceed the least fixpoint in a
+ * solver model; rel_least_model() brings them back to it. */
+void rel_horn(struct rel_ctx *rc, Z3_ast lhs, Z3_ast var);
+/* Overwrite, in m, every Horn variable with its least-fixpoint value given
+ * the model's values of everything else.  Relations evaluated in m are then
+ * exactly those of the execution m describes. */
+void rel_least_model(const struct rel_ctx *rc, Z3_model m);
 
 /* Sets. */
 set_t set_new(struct rel_ctx *rc);                   /* empty */
@@ -93,6 +105,11 @@ rel_t rel_name(struct rel_ctx *rc, rel_t a, const char *name);
  * empty.  rel_acyclic introduces rank variables, so its result may only be
  * asserted (or implied by an assumption literal), never negated. */
 Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name);
+/* No cycle of strict | weak that contains a strict edge: integer ranks,
+ * strict edges increasing, weak edges non-decreasing.  That is
+ * acyclic(strict ; weak*) when the cycles of weak alone are allowed. */
+Z3_ast rel_acyclic_through(struct rel_ctx *rc, rel_t strict, rel_t weak,
+			   const char *name);
 Z3_ast rel_irreflexive(struct rel_ctx *rc, rel_t a);
 Z3_ast rel_is_empty(struct rel_ctx *rc, rel_t a);
 Z3_ast set_is_empty(struct rel_ctx *rc, set_t s);

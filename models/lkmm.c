@@ -73,6 +73,10 @@ static const char *flag_names[FL_COUNT] = {
 };
 static const char *rel_names[LR_COUNT] = {
 	"ppo", "hb", "pb", "rb", "strong-fence", "prop", "rfe", "coe", "fre",
+	"rfi", "coi", "fri", "po-loc", "rmw", "addr", "data", "ctrl", "mb", "gp",
+	"rcu-fence", "wmb", "rmb", "po-rel", "acq-po", "po-unlock-lock-po",
+	"cumul-fence", "overwrite & ext", "fence", "po-loc | com",
+	"plain-incoherence", "rmw & (fre ; coe)",
 };
 
 const char *lkmm_axiom_name(enum lkmm_axiom a) { return axiom_names[a]; }
@@ -190,7 +194,8 @@ static int match_nesting(struct encoding *enc, enum ev_class lock,
 	return 1;
 }
 
-int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
+int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
+	       struct diag *d)
 {
 	struct rel_ctx *rc = &enc->rc;
 	memset(m, 0, sizeof *m);
@@ -305,7 +310,6 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 	rel_t rfe = I(rf, ext), rfi = I(rf, int_);
 	rel_t fr = enc->fr;
 	rel_t fre = I(fr, ext);
-	(void)coi;
 
 	/* ================= linux-kernel.cat ================= */
 
@@ -345,7 +349,8 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 	m->axiom[AX_COHERENCE] = rel_acyclic(rc, U(po_loc, com), "coherence");
 
 	/* Atomic Read-Modify-Write */
-	m->axiom[AX_ATOMIC] = rel_is_empty(rc, I(rmw, SEQ(fre, coe)));
+	m->rel[LR_ATOMIC_VIOLATION] = I(rmw, SEQ(fre, coe));
+	m->axiom[AX_ATOMIC] = rel_is_empty(rc, m->rel[LR_ATOMIC_VIOLATION]);
 
 	/* Preserved Program Order */
 	rel_t dep = U(addr, data);
@@ -377,6 +382,7 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 
 	/* RCU */
 	rel_t rb_head = rel_new(rc);
+	rel_t rcu_fence = rel_new(rc);
 	/* Every rcu-order path contains a grace period: without one, rb is
 	 * empty and nothing below needs building. */
 	int has_gp = 0;
@@ -425,9 +431,9 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 				Z3_ast x = REL_AT(body, enc->n, a, b);
 				Z3_ast v = REL_AT(rcu_order, enc->n, a, b);
 				if (x && v)
-					rel_define(rc, Z3_mk_implies(enc->z, x, v));
+					rel_horn(rc, x, v);
 			}
-		rel_t rcu_fence = SEQ3(po, rcu_order, OPT(po));
+		rcu_fence = SEQ3(po, rcu_order, OPT(po));
 		fence = U(fence, rcu_fence);
 		strong_fence = U(strong_fence, rcu_fence);
 
@@ -446,7 +452,19 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 	 * closure at all.
 	 */
 	rel_t xb_steps = U3(hb, pb_head, rb_head);
-	m->axiom[AX_EXECUTES_BEFORE] = rel_acyclic(rc, xb_steps, "xb");
+	if (!separate) {
+		m->axiom[AX_EXECUTES_BEFORE] = rel_acyclic(rc, xb_steps, "xb");
+	} else {
+		/* acyclic hb as happens-before */
+		m->axiom[AX_HAPPENS_BEFORE] = rel_acyclic(rc, hb, "hb");
+		/* acyclic pb as propagation: no cycle of pb-head | hb through
+		 * a pb-head edge (pb = pb-head ; hb*) */
+		m->axiom[AX_PROPAGATION] = rel_acyclic_through(rc, pb_head, hb, "pb");
+		/* irreflexive rb as rcu: rb ; rb is in rb, so irreflexive rb is
+		 * acyclic rb: no cycle of rb-head | hb | pb-head through an
+		 * rb-head edge */
+		m->axiom[AX_RCU] = rel_acyclic_through(rc, rb_head, U(hb, pb_head), "rb");
+	}
 
 	/* Plain accesses and data races */
 	rel_t mixed_accesses = U(RES(SI(Plain, W), D(po_loc, barrier), Marked),
@@ -481,8 +499,9 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 		rel_t wr_incoh = I(I(pre_race, rf), INV(rw_xbstar));
 		rel_t rw_incoh = I(I(pre_race, fr), INV(wr_vis));
 		rel_t ww_incoh = I(I(pre_race, co), INV(ww_vis));
+		m->rel[LR_PLAIN_INCOH] = U3(wr_incoh, rw_incoh, ww_incoh);
 		m->axiom[AX_PLAIN_COHERENCE] =
-			rel_is_empty(rc, U3(wr_incoh, rw_incoh, ww_incoh));
+			rel_is_empty(rc, m->rel[LR_PLAIN_INCOH]);
 
 		/* Actual races */
 		rel_t ww_nonrace = I(I(ww_vis, U(CROSS(Marked, W), rw_xbstar)),
@@ -505,6 +524,29 @@ int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d)
 	m->rel[LR_RFE] = rfe;
 	m->rel[LR_COE] = coe;
 	m->rel[LR_FRE] = fre;
+	m->rel[LR_RFI] = rfi;
+	m->rel[LR_COI] = coi;
+	m->rel[LR_FRI] = I(fr, int_);
+	m->rel[LR_PO_LOC] = po_loc;
+	m->rel[LR_RMW] = rmw;
+	m->rel[LR_ADDR] = addr;
+	m->rel[LR_DATA] = data;
+	m->rel[LR_CTRL] = ctrl;
+	m->rel[LR_MB] = mb;
+	m->rel[LR_GP] = gp;
+	m->rel[LR_RCU_FENCE] = rcu_fence;
+	m->rel[LR_WMB] = wmb;
+	m->rel[LR_RMB] = rmb_;
+	m->rel[LR_PO_REL] = po_rel;
+	m->rel[LR_ACQ_PO] = acq_po;
+	m->rel[LR_PO_UNLOCK_LOCK_PO] = po_unlock_lock_po;
+	m->rel[LR_CUMUL_FENCE] = cumul_fence;
+	m->rel[LR_OVERWRITE_EXT] = I(overwrite, ext);
+	m->rel[LR_FENCE] = fence;
+	m->rel[LR_COM] = U(po_loc, com);
+	for (int r = 0; r < LR_COUNT; r++)
+		if (!m->rel[r])
+			m->rel[r] = rel_new(rc);
 	for (int f = 0; f < FL_COUNT; f++)
 		if (!m->flag[f])
 			m->flag[f] = Z3_mk_false(enc->z);

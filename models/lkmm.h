@@ -16,8 +16,8 @@
 enum lkmm_axiom {
 	AX_COHERENCE, AX_ATOMIC, AX_HAPPENS_BEFORE, AX_PROPAGATION, AX_RCU,
 	AX_PLAIN_COHERENCE, AX_LOCK_NEST, AX_UNMATCHED_LOCKS,
-	/* happens-before, propagation and rcu together, as "acyclic xb";
-	 * lkmm_build fills this one and leaves those three NULL */
+	/* happens-before, propagation and rcu together, as "acyclic xb":
+	 * lkmm_build fills either this one or those three (separate mode) */
 	AX_EXECUTES_BEFORE,
 	AX_COUNT
 };
@@ -33,8 +33,13 @@ enum lkmm_flag {
 
 /* Relations kept for explanations and pictures. */
 enum lkmm_rel {
-	LR_PPO, LR_HB, LR_PB, LR_RB, /* pb and rb: their heads (see lkmm.c) */ LR_STRONG_FENCE, LR_PROP, LR_RFE, LR_COE,
-	LR_FRE, LR_COUNT
+	LR_PPO, LR_HB, LR_PB, LR_RB, /* pb and rb: their heads (see lkmm.c) */
+	LR_STRONG_FENCE, LR_PROP, LR_RFE, LR_COE, LR_FRE, LR_RFI, LR_COI,
+	LR_FRI, LR_PO_LOC, LR_RMW, LR_ADDR, LR_DATA, LR_CTRL, LR_MB, LR_GP,
+	LR_RCU_FENCE, LR_WMB, LR_RMB, LR_PO_REL, LR_ACQ_PO,
+	LR_PO_UNLOCK_LOCK_PO, LR_CUMUL_FENCE, LR_OVERWRITE_EXT, LR_FENCE,
+	LR_COM, LR_PLAIN_INCOH, LR_ATOMIC_VIOLATION,
+	LR_COUNT
 };
 
 struct lkmm {
@@ -43,9 +48,12 @@ struct lkmm {
 	rel_t rel[LR_COUNT];    /* named relations, for explanations */
 };
 
-/* Build the model over enc.  Returns 0 and fills d when the test needs
- * something the encoding cannot express. */
-int lkmm_build(struct encoding *enc, struct lkmm *m, struct diag *d);
+/* Build the model over enc.  With separate, the happens-before,
+ * propagation and rcu axioms are built one by one (for explanations);
+ * otherwise as the single, cheaper executes-before.  Returns 0 and fills d
+ * when the test needs something the encoding cannot express. */
+int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
+	       struct diag *d);
 
 const char *lkmm_axiom_name(enum lkmm_axiom a);
 const char *lkmm_flag_name(enum lkmm_flag f);

@@ -19,6 +19,8 @@
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
+#include "solver/execution.h"
+#include "solver/explain.h"
 #include "solver/states.h"
 
 struct checker {
@@ -75,6 +77,48 @@ static int timed_out(struct diag *d, const struct ir_program *prog, const char *
 			  "try --timeout with a larger value or --exists-only", what);
 }
 
+/* One execution that reaches the proposition, as text. */
+static void print_witness(Z3_context z, Z3_solver s, const struct encoding *enc,
+			  Z3_ast cond, FILE *out)
+{
+	if (ask(z, s, cond) != Z3_L_TRUE)
+		return;
+	Z3_model m = Z3_solver_get_model(z, s);
+	Z3_model_inc_ref(z, m);
+	struct execution *x = execution_new(enc, m);
+	fputs("Witness: an execution reaching the condition\n", out);
+	execution_print(x, out);
+	/* Feed the execution back: with its events, rf and co fixed, the
+	 * model (all axioms are in s) must accept it and reach the condition. */
+	Z3_solver_push(z, s);
+	execution_assert_choices(x, s);
+	int back = ask(z, s, cond) == Z3_L_TRUE;
+	Z3_solver_pop(z, s, 1);
+	fprintf(out, "  re-checked against the model: %s\n\n",
+		back ? "consistent, reaches the condition" : "FAILED (internal error)");
+	execution_free(x);
+	Z3_model_dec_ref(z, m);
+}
+
+/* Why the proposition is never reached: a solver without the axioms. */
+static int explain(Z3_context z, const struct encoding *enc, const struct lkmm *m,
+		   const struct ir_program *prog, Z3_ast cond, FILE *out,
+		   struct diag *d)
+{
+	Z3_solver s = Z3_mk_simple_solver(z);
+	Z3_solver_inc_ref(z, s);
+	assert_vector(z, s, enc->facts);
+	assert_vector(z, s, enc->rc.defs);
+	if (prog->filter)
+		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
+	int ok = explain_never(enc, m, s, cond, out);
+	fputc('\n', out);
+	Z3_solver_dec_ref(z, s);
+	if (!ok)
+		diag_error(d, prog->file, 0, 0, "could not explain why the condition is never reached (see the output)");
+	return ok;
+}
+
 static const char *quant_word(enum ir_quant q)
 {
 	switch (q) {
@@ -123,7 +167,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	if (!enc)
 		return 0;
 	struct lkmm m;
-	if (!lkmm_build(enc, &m, d)) {
+	if (!lkmm_build(enc, c->opt.explain, &m, d)) {
 		encoding_free(enc);
 		return 0;
 	}
@@ -214,6 +258,10 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		fprintf(out, "Time %s %.2f\n", prog->name, now() - t0);
 		fprintf(out, "\n");
 	}
+	if (ok && (c->opt.witness || c->opt.exists_only) && pos > 0)
+		print_witness(z, s, enc, cond, out);
+	if (ok && c->opt.explain && pos == 0)
+		ok = explain(z, enc, &m, prog, cond, out, d);
 	state_set_free(states);
 	Z3_solver_dec_ref(z, s);
 	encoding_free(enc);

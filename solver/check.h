@@ -22,6 +22,8 @@ struct check_options {
 	int exists_only;    /* answer reachability only, no state list */
 	unsigned timeout_ms;/* per-query Z3 time limit, 0 for none */
 	int stats;          /* print encoding sizes and phase times to stderr */
+	int witness;        /* print an execution reaching the condition */
+	int explain;        /* say which axioms forbid an unreachable condition */
 };
 
 struct checker *checker_new(const struct check_options *opt);
