@@ -32,6 +32,8 @@ static void usage(FILE *out)
 		"  --witness         print an execution that reaches the condition\n"
 		"  --explain         when the condition is never reached, say which\n"
 		"                    axioms forbid it and show the cycle\n"
+		"  --dot FILE        draw the witness (or explained) execution for Graphviz\n"
+		"  --svg FILE        the same, rendered to SVG by graphviz's dot\n"
 		"  --stats           print encoding sizes and times to stderr\n"
 		"  --help            this text\n"
 		"  --version         print the version\n"
@@ -96,6 +98,13 @@ int main(int argc, char **argv)
 			opt.check.witness = 1;
 		} else if (strcmp(a, "--explain") == 0) {
 			opt.check.explain = 1;
+		} else if (strcmp(a, "--dot") == 0 || strcmp(a, "--svg") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "lkmmc: %s needs a file name (try --help)\n", a);
+				return 2;
+			}
+			opt.check.picture = argv[++i];
+			opt.check.picture_svg = a[2] == 's';
 		} else if (strcmp(a, "--stats") == 0) {
 			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {

@@ -19,6 +19,7 @@
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
+#include "solver/dot.h"
 #include "solver/execution.h"
 #include "solver/explain.h"
 #include "solver/states.h"
@@ -78,11 +79,21 @@ static int timed_out(struct diag *d, const struct ir_program *prog, const char *
 }
 
 /* One execution that reaches the proposition, as text. */
-static void print_witness(Z3_context z, Z3_solver s, const struct encoding *enc,
-			  Z3_ast cond, FILE *out)
+static int draw(const struct check_options *opt, const struct execution *x,
+		const struct lkmm *m, const struct ir_program *prog, struct diag *d)
+{
+	if (!opt->picture || dot_write(x, m, opt->picture, opt->picture_svg))
+		return 1;
+	return diag_error(d, prog->file, 0, 0, "could not write the picture to %s%s",
+			  opt->picture, opt->picture_svg ? " (is graphviz's dot installed?)" : "");
+}
+
+static int print_witness(const struct check_options *opt, Z3_context z, Z3_solver s,
+			 const struct encoding *enc, const struct lkmm *lm,
+			 Z3_ast cond, FILE *out, struct diag *d)
 {
 	if (ask(z, s, cond) != Z3_L_TRUE)
-		return;
+		return 1;
 	Z3_model m = Z3_solver_get_model(z, s);
 	Z3_model_inc_ref(z, m);
 	struct execution *x = execution_new(enc, m);
@@ -96,12 +107,17 @@ static void print_witness(Z3_context z, Z3_solver s, const struct encoding *enc,
 	Z3_solver_pop(z, s, 1);
 	fprintf(out, "  re-checked against the model: %s\n\n",
 		back ? "consistent, reaches the condition" : "FAILED (internal error)");
+	int ok = draw(opt, x, lm, enc->prog, d);
+	if (!back)
+		ok = diag_error(d, enc->prog->file, 0, 0, "internal error: the witness failed its re-check");
 	execution_free(x);
 	Z3_model_dec_ref(z, m);
+	return ok;
 }
 
 /* Why the proposition is never reached: a solver without the axioms. */
-static int explain(Z3_context z, const struct encoding *enc, const struct lkmm *m,
+static int explain(const struct check_options *opt, Z3_context z,
+		   const struct encoding *enc, const struct lkmm *m,
 		   const struct ir_program *prog, Z3_ast cond, FILE *out,
 		   struct diag *d)
 {
@@ -111,11 +127,17 @@ static int explain(Z3_context z, const struct encoding *enc, const struct lkmm *
 	assert_vector(z, s, enc->rc.defs);
 	if (prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
-	int ok = explain_never(enc, m, s, cond, out);
+	struct execution *x = NULL;
+	int ok = explain_never(enc, m, s, cond, out, opt->picture ? &x : NULL);
 	fputc('\n', out);
-	Z3_solver_dec_ref(z, s);
 	if (!ok)
 		diag_error(d, prog->file, 0, 0, "could not explain why the condition is never reached (see the output)");
+	if (x) {
+		ok &= draw(opt, x, m, prog, d);
+		Z3_model_dec_ref(z, x->m);
+		execution_free(x);
+	}
+	Z3_solver_dec_ref(z, s);
 	return ok;
 }
 
@@ -258,10 +280,11 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		fprintf(out, "Time %s %.2f\n", prog->name, now() - t0);
 		fprintf(out, "\n");
 	}
-	if (ok && (c->opt.witness || c->opt.exists_only) && pos > 0)
-		print_witness(z, s, enc, cond, out);
+	if (ok && (c->opt.witness || c->opt.exists_only || (c->opt.picture && !c->opt.explain)) &&
+	    pos > 0)
+		ok = print_witness(&c->opt, z, s, enc, &m, cond, out, d);
 	if (ok && c->opt.explain && pos == 0)
-		ok = explain(z, enc, &m, prog, cond, out, d);
+		ok = explain(&c->opt, z, enc, &m, prog, cond, out, d);
 	state_set_free(states);
 	Z3_solver_dec_ref(z, s);
 	encoding_free(enc);

@@ -24,6 +24,8 @@ struct check_options {
 	int stats;          /* print encoding sizes and phase times to stderr */
 	int witness;        /* print an execution reaching the condition */
 	int explain;        /* say which axioms forbid an unreachable condition */
+	const char *picture;/* draw the witness/explained execution here */
+	int picture_svg;    /* as SVG (else Graphviz text) */
 };
 
 struct checker *checker_new(const struct check_options *opt);

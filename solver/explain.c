@@ -375,7 +375,7 @@ static Z3_lbool check_with(Z3_context z, Z3_solver s, Z3_ast *lits, int k)
 }
 
 int explain_never(const struct encoding *enc, const struct lkmm *m,
-		  Z3_solver s, Z3_ast cond, FILE *out)
+		  Z3_solver s, Z3_ast cond, FILE *out, struct execution **keep)
 {
 	Z3_context z = enc->z;
 	struct rel_ctx rc = enc->rc; /* for fresh names only */
@@ -458,8 +458,12 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 		ok &= explain_axiom(&ex, (enum lkmm_axiom)a, out);
 		fputs("  in this execution (which reaches the condition):\n", out);
 		execution_print(ex.x, out);
-		execution_free(ex.x);
-		Z3_model_dec_ref(z, model);
+		if (keep && !*keep) {
+			*keep = ex.x; /* the caller releases it and its model */
+		} else {
+			execution_free(ex.x);
+			Z3_model_dec_ref(z, model);
+		}
 	}
 	free(ex.steps);
 	free(as);

@@ -21,7 +21,10 @@ struct lkmm;
 
 /* Returns 0 if the explanation could not be produced or failed its own
  * check (the reason is printed to out). */
+struct execution;
+/* When keep is not NULL, *keep receives the first explained execution
+ * (the caller frees it with execution_free and releases its model). */
 int explain_never(const struct encoding *enc, const struct lkmm *m,
-		  Z3_solver s, Z3_ast cond, FILE *out);
+		  Z3_solver s, Z3_ast cond, FILE *out, struct execution **keep);
 
 #endif

@@ -37,6 +37,16 @@ expected_axioms() {
 }
 
 [ -d "$K" ] || make -s kernel-tree >/dev/null 2>&1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The picture of an execution must render with graphviz without a warning.
+check_dot() {
+	[ -s "$tmp/x.dot" ] || { bad "$1: no picture written"; return 1; }
+	if ! dot -Tsvg "$tmp/x.dot" -o "$tmp/x.svg" 2> "$tmp/dot.err" || [ -s "$tmp/dot.err" ]; then
+		bad "$1: dot could not render the picture: $(head -c 200 "$tmp/dot.err")"; return 1
+	fi
+	rm -f "$tmp/x.dot"
+}
 for f in "$K"/*.litmus litmus-tests/*.litmus; do
 	[ -f "$f" ] || continue
 	r=$(grep -m1 'Result:' "$f" | awk '{print $3}')
@@ -44,7 +54,8 @@ for f in "$K"/*.litmus litmus-tests/*.litmus; do
 	case "$r" in
 	Never)
 		case "$f" in litmus-tests/*) [ -n "$want" ] || continue;; esac
-		out=$(timeout 120 "$LKMMC" --explain "$f" 2>&1)
+		out=$(timeout 120 "$LKMMC" --explain --dot "$tmp/x.dot" "$f" 2>&1)
+		check_dot "$f" || continue
 		got=$(echo "$out" | grep -m1 '^Explanation:' | sed 's/.*because of //')
 		if echo "$out" | grep -q 'internal error\|no execution found'; then
 			bad "$f: explanation failed its self-check"; continue
@@ -58,7 +69,8 @@ for f in "$K"/*.litmus litmus-tests/*.litmus; do
 		[ -n "$got" ] && ok || bad "$f: no axiom named";;
 	Sometimes|Always)
 		case "$f" in litmus-tests/*) continue;; esac
-		out=$(timeout 120 "$LKMMC" --witness "$f" 2>&1)
+		out=$(timeout 120 "$LKMMC" --witness --dot "$tmp/x.dot" "$f" 2>&1)
+		check_dot "$f" || continue
 		echo "$out" | grep -q 're-checked against the model: consistent' ||
 			{ bad "$f: witness not re-checked"; continue; }
 		final=$(echo "$out" | grep -m1 '^  final:')

@@ -1,0 +1,137 @@
+/*
+ * dot.c - an execution as a Graphviz picture; see dot.h.
+ *
+ * One cluster per thread with its memory events in program order down the
+ * column; across, rf (red), co (blue, immediate successors only), fr
+ * (orange, to the write just after the one read), and the derived hb
+ * (indigo) and fence (dark green) edges between threads' events, colored as
+ * the kernel's linux-kernel.cfg colors them.  Initial writes are not drawn
+ * (linux-kernel.cfg: showinitwrites false).  Layout is left to dot.
+ */
+#include "solver/dot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoder/encoder.h"
+#include "models/lkmm.h"
+#include "solver/execution.h"
+
+static int drawn(const struct execution *x, int e)
+{
+	const struct event *ev = &x->enc->ev[e];
+	return x->on[e] && ev->thread >= 0 && ev->addr != NULL;
+}
+
+static void label(const struct execution *x, int e, FILE *out)
+{
+	/* the event as printed in text, with quotes escaped */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *s = open_memstream(&buf, &len);
+	execution_print_event(x, e, s);
+	fclose(s);
+	for (char *p = buf; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	free(buf);
+}
+
+static void edges(const struct execution *x, rel_t r, const char *name,
+		  const char *color, int only_ext, FILE *out)
+{
+	const struct encoding *enc = x->enc;
+	for (int a = 0; a < enc->n; a++)
+		for (int b = 0; b < enc->n; b++) {
+			if (a == b || !drawn(x, a) || !drawn(x, b))
+				continue;
+			if (only_ext && enc->ev[a].thread == enc->ev[b].thread)
+				continue;
+			if (execution_in(x, r, a, b))
+				fprintf(out, "  e%d -> e%d [label=\"%s\", color=%s, fontcolor=%s, constraint=false];\n",
+					a, b, name, color, color);
+		}
+}
+
+void dot_print(const struct execution *x, const struct lkmm *m, FILE *out)
+{
+	const struct encoding *enc = x->enc;
+	const struct ir_program *p = enc->prog;
+	fprintf(out, "digraph \"%s\" {\n  rankdir=TB;\n  node [shape=box, fontsize=10];\n"
+		"  edge [fontsize=8, arrowsize=0.8];\n", p->name);
+	for (int t = 0; t < p->nthreads; t++) {
+		fprintf(out, "  subgraph cluster_P%d {\n    label=\"P%d\";\n", t, t);
+		int prev = -1;
+		for (int e = 0; e < enc->n; e++) {
+			if (enc->ev[e].thread != t || !drawn(x, e))
+				continue;
+			fprintf(out, "    e%d [label=\"", e);
+			label(x, e, out);
+			fputs("\"];\n", out);
+			if (prev >= 0)
+				fprintf(out, "    e%d -> e%d [label=\"po\", color=black];\n", prev, e);
+			prev = e;
+		}
+		fputs("  }\n", out);
+	}
+	for (int r = 0; r < enc->n; r++) {
+		int w = x->rf_src[r];
+		if (w >= 0 && drawn(x, r) && drawn(x, w))
+			fprintf(out, "  e%d -> e%d [label=\"rf\", color=red, fontcolor=red, constraint=false];\n", w, r);
+	}
+	/* co and fr: only immediate steps, so the picture stays readable */
+	for (int a = 0; a < enc->n; a++)
+		for (int b = 0; b < enc->n; b++) {
+			if (!drawn(x, b) || !execution_in(x, enc->co, a, b))
+				continue;
+			int immediate = 1;
+			for (int c = 0; c < enc->n && immediate; c++)
+				if (execution_in(x, enc->co, a, c) && execution_in(x, enc->co, c, b))
+					immediate = 0;
+			if (!immediate)
+				continue;
+			if (drawn(x, a))
+				fprintf(out, "  e%d -> e%d [label=\"co\", color=blue, fontcolor=blue, constraint=false];\n", a, b);
+			for (int r = 0; r < enc->n; r++)
+				if (drawn(x, r) && x->rf_src[r] == a && r != b)
+					fprintf(out, "  e%d -> e%d [label=\"fr\", color=orange, fontcolor=orange, constraint=false];\n", r, b);
+		}
+	edges(x, m->rel[LR_HB], "hb", "indigo", 1, out);
+	edges(x, m->rel[LR_MB], "mb", "darkgreen", 0, out);
+	edges(x, m->rel[LR_WMB], "wmb", "darkgreen", 0, out);
+	edges(x, m->rel[LR_RMB], "rmb", "darkgreen", 0, out);
+	fputs("}\n", out);
+}
+
+int dot_write(const struct execution *x, const struct lkmm *m, const char *path,
+	      int svg)
+{
+	if (!svg) {
+		FILE *f = fopen(path, "w");
+		if (!f)
+			return 0;
+		dot_print(x, m, f);
+		return fclose(f) == 0;
+	}
+	/* SVG through Debian's graphviz; the path is quoted for the shell. */
+	char *cmd = NULL;
+	size_t len = 0;
+	FILE *c = open_memstream(&cmd, &len);
+	fputs("dot -Tsvg -o '", c);
+	for (const char *q = path; *q; q++) {
+		if (*q == '\'')
+			fputs("'\\''", c);
+		else
+			fputc(*q, c);
+	}
+	fputs("'", c);
+	fclose(c);
+	FILE *f = popen(cmd, "w");
+	free(cmd);
+	if (!f)
+		return 0;
+	dot_print(x, m, f);
+	return pclose(f) == 0;
+}
