@@ -76,7 +76,7 @@ static const char *rel_names[LR_COUNT] = {
 	"rfi", "coi", "fri", "po-loc", "rmw", "addr", "data", "ctrl", "mb", "gp",
 	"rcu-fence", "wmb", "rmb", "po-rel", "acq-po", "po-unlock-lock-po",
 	"cumul-fence", "overwrite & ext", "fence", "po-loc | com",
-	"plain-incoherence", "rmw & (fre ; coe)",
+	"plain-incoherence", "rmw & (fre ; coe)", "data race",
 };
 
 const char *lkmm_axiom_name(enum lkmm_axiom a) { return axiom_names[a]; }
@@ -509,7 +509,8 @@ int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 		rel_t ww_race = D(I(pre_race, co), ww_nonrace);
 		rel_t wr_race = D(D(I(pre_race, SEQ(OPT(co), rf)), wr_vis), INV(rw_xbstar));
 		rel_t rw_race = D(I(pre_race, fr), rw_xbstar);
-		m->flag[FL_DATA_RACE] = NONEMPTY(U3(ww_race, wr_race, rw_race));
+		m->rel[LR_RACE] = U3(ww_race, wr_race, rw_race);
+		m->flag[FL_DATA_RACE] = NONEMPTY(m->rel[LR_RACE]);
 	} else {
 		m->axiom[AX_PLAIN_COHERENCE] = rc->t; /* pre-race is empty */
 		m->flag[FL_DATA_RACE] = NULL;

@@ -115,6 +115,31 @@ static int print_witness(const struct check_options *opt, Z3_context z, Z3_solve
 	return ok;
 }
 
+/* The two racing accesses of one execution that raises data-race. */
+static void print_race(Z3_context z, Z3_solver s, const struct encoding *enc,
+		       const struct lkmm *lm, Z3_ast flag, FILE *out)
+{
+	if (ask(z, s, flag) != Z3_L_TRUE)
+		return;
+	Z3_model m = Z3_solver_get_model(z, s);
+	Z3_model_inc_ref(z, m);
+	struct execution *x = execution_new(enc, m);
+	for (int a = 0; a < enc->n; a++)
+		for (int b = 0; b < enc->n; b++)
+			if (execution_in(x, lm->rel[LR_RACE], a, b)) {
+				fputs("Data race: ", out);
+				execution_print_event(x, a, out);
+				fputs("\n      and: ", out);
+				execution_print_event(x, b, out);
+				fputs("\n  in this execution:\n", out);
+				execution_print(x, out);
+				fputc('\n', out);
+				a = b = enc->n; /* one race is enough */
+			}
+	execution_free(x);
+	Z3_model_dec_ref(z, m);
+}
+
 /* Why the proposition is never reached: a solver without the axioms. */
 static int explain(const struct check_options *opt, Z3_context z,
 		   const struct encoding *enc, const struct lkmm *m,
@@ -285,6 +310,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		ok = print_witness(&c->opt, z, s, enc, &m, cond, out, d);
 	if (ok && c->opt.explain && pos == 0)
 		ok = explain(&c->opt, z, enc, &m, prog, cond, out, d);
+	if (ok && c->opt.explain && raised[FL_DATA_RACE])
+		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], out);
 	state_set_free(states);
 	Z3_solver_dec_ref(z, s);
 	encoding_free(enc);

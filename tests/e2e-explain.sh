@@ -85,5 +85,14 @@ for f in "$K"/*.litmus litmus-tests/*.litmus; do
 		[ $good = 1 ] && ok || bad "$f: witness final state '$final' does not satisfy ($cond)";;
 	esac
 done
+# Data races: --explain names the two racing accesses (both plain or one
+# plain, on one location).
+for f in litmus-tests/*.litmus; do
+	grep -q 'Result:.*DATARACE' "$f" || continue
+	out=$(timeout 120 "$LKMMC" --explain "$f" 2>&1)
+	a=$(echo "$out" | grep -m1 '^Data race: ' | awk '{print $5}')
+	b=$(echo "$out" | grep -m1 '^      and: ' | awk '{print $4}')
+	if [ -n "$a" ] && [ "${a%%=*}" = "${b%%=*}" ]; then ok; else bad "$f: no racing pair shown"; fi
+done
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
