@@ -6,6 +6,8 @@
 #   make check    build and run every test (unit + end-to-end)
 #   make asan     build ./lkmmc-asan with AddressSanitizer + UBSan
 #   make conformance   compare with herd7's answers in ../shared (long)
+#   make check-kernel-scripts  the kernel's LKMM scripts run lkmmc (kernel/patches)
+#   make check-kernel-corpus   the same scripts judge ../shared/corpus (long)
 
 CC      ?= cc
 LLVM_DIR ?= /usr/lib/llvm-14
@@ -27,7 +29,8 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
 DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
 	libcmocka-dev graphviz linux-source
 
-.PHONY: all deps kernel-tree demo check unit e2e asan conformance clean
+.PHONY: all deps kernel-tree demo check unit e2e asan conformance clean \
+	check-kernel-scripts check-kernel-corpus
 all: lkmmc
 
 lkmmc: $(LIB_OBJS) $(MAIN_OBJ)
@@ -68,7 +71,18 @@ unit: $(TEST_BINS)
 e2e: lkmmc kernel-tree
 	@bash tests/e2e.sh
 
-check: lkmmc unit e2e
+check: lkmmc unit e2e check-kernel-scripts
+
+# The kernel's tools/memory-model/scripts run lkmmc, with kernel/patches
+# applied to a fresh tree from linux-source (about 50 s; part of check).
+check-kernel-scripts: lkmmc
+	@bash tests/kernel-scripts.sh
+
+# checkghlitmus.sh over ../shared/corpus, lkmmc against herd7's recorded
+# answers (long; KS_HERDOPTS="-conf linux-kernel.cfg -speedcheck fast" for
+# verdicts only, --sample N via KS_ARGS="--sample N").
+check-kernel-corpus: lkmmc
+	@bash tests/kernel-scripts.sh --corpus $(KS_ARGS)
 
 asan:
 	$(MAKE) --no-print-directory clean-obj
