@@ -107,44 +107,91 @@ static long eval_int(Z3_context z, Z3_model m, Z3_ast t)
 	return 0;
 }
 
+/*
+ * Enumeration by splitting, with assumptions only (no blocking clauses that
+ * pile up): a model found under assumptions P gives one state v; the rest
+ * of P's states are partitioned into, for each column i from the last down
+ * to the first free one, "columns before i equal v, column i differs from
+ * v[i]", each explored the same way.  Every satisfiable check yields a new
+ * state, and the assumptions stay short.
+ */
+struct walk {
+	struct state_set *ss;  /* where states go */
+	Z3_solver s;           /* the solver */
+	Z3_ast cond;           /* the proposition */
+	Z3_ast *assume;        /* assumption stack */
+	int nassume, cap;
+	int ok;                /* 0 once Z3 gave up */
+};
+
+/* A literal equivalent to "column c has value v" (defined in the solver). */
+static Z3_ast column_is(struct walk *w, int c, long v)
+{
+	Z3_context z = w->ss->enc->z;
+	char name[64];
+	snprintf(name, sizeof name, "col%d=%ld", c, v);
+	Z3_ast lit = Z3_mk_const(z, Z3_mk_string_symbol(z, name), Z3_mk_bool_sort(z));
+	Z3_ast eq = Z3_mk_eq(z, w->ss->col[c].term, Z3_mk_int64(z, v, Z3_mk_int_sort(z)));
+	Z3_solver_assert(z, w->s, Z3_mk_eq(z, lit, eq));
+	return lit;
+}
+
+static void assume(struct walk *w, Z3_ast lit)
+{
+	if (w->nassume == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 32;
+		w->assume = realloc(w->assume, sizeof(Z3_ast) * (size_t)w->cap);
+	}
+	w->assume[w->nassume++] = lit;
+}
+
+static void walk(struct walk *w, int from)
+{
+	struct state_set *ss = w->ss;
+	Z3_context z = ss->enc->z;
+	if (!w->ok)
+		return;
+	Z3_lbool r = Z3_solver_check_assumptions(z, w->s, (unsigned)w->nassume, w->assume);
+	if (r == Z3_L_UNDEF)
+		w->ok = 0;
+	if (r != Z3_L_TRUE)
+		return;
+	Z3_model m = Z3_solver_get_model(z, w->s);
+	Z3_model_inc_ref(z, m);
+	if (ss->nst == ss->cap) {
+		ss->cap = ss->cap ? 2 * ss->cap : 16;
+		ss->st = realloc(ss->st, sizeof *ss->st * (size_t)ss->cap);
+	}
+	struct state *st = &ss->st[ss->nst++];
+	st->val = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
+	for (int i = 0; i < ss->ncol; i++)
+		st->val[i] = eval_int(z, m, ss->col[i].term);
+	Z3_ast pv = NULL;
+	st->positive = Z3_model_eval(z, m, w->cond, 1, &pv) &&
+		       Z3_get_bool_value(z, pv) == Z3_L_TRUE;
+	Z3_model_dec_ref(z, m);
+	long *v = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
+	memcpy(v, st->val, sizeof(long) * (size_t)ss->ncol);
+	for (int i = ss->ncol - 1; i >= from && w->ok; i--) {
+		int mark = w->nassume;
+		for (int j = from; j < i; j++)
+			assume(w, column_is(w, j, v[j]));
+		assume(w, Z3_mk_not(z, column_is(w, i, v[i])));
+		walk(w, i);
+		w->nassume = mark;
+	}
+	free(v);
+}
+
 int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond)
 {
 	Z3_context z = ss->enc->z;
 	Z3_solver_push(z, s);
-	int ok = 1;
-	Z3_ast *eqs = malloc(sizeof(Z3_ast) * (size_t)(ss->ncol ? ss->ncol : 1));
-	for (;;) {
-		Z3_lbool r = Z3_solver_check(z, s);
-		if (r == Z3_L_UNDEF) {
-			ok = 0;
-			break;
-		}
-		if (r == Z3_L_FALSE)
-			break;
-		Z3_model m = Z3_solver_get_model(z, s);
-		Z3_model_inc_ref(z, m);
-		if (ss->nst == ss->cap) {
-			ss->cap = ss->cap ? 2 * ss->cap : 16;
-			ss->st = realloc(ss->st, sizeof *ss->st * (size_t)ss->cap);
-		}
-		struct state *st = &ss->st[ss->nst++];
-		st->val = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
-		for (int i = 0; i < ss->ncol; i++) {
-			st->val[i] = eval_int(z, m, ss->col[i].term);
-			eqs[i] = Z3_mk_eq(z, ss->col[i].term,
-					  Z3_mk_int64(z, st->val[i], Z3_mk_int_sort(z)));
-		}
-		Z3_ast pv = NULL;
-		st->positive = Z3_model_eval(z, m, cond, 1, &pv) &&
-			       Z3_get_bool_value(z, pv) == Z3_L_TRUE;
-		Z3_model_dec_ref(z, m);
-		if (ss->ncol == 0)
-			break; /* one state with nothing observed */
-		Z3_solver_assert(z, s, Z3_mk_not(z, Z3_mk_and(z, (unsigned)ss->ncol, eqs)));
-	}
-	free(eqs);
+	struct walk w = {.ss = ss, .s = s, .cond = cond, .ok = 1};
+	walk(&w, 0);
+	free(w.assume);
 	Z3_solver_pop(z, s, 1);
-	return ok;
+	return w.ok;
 }
 
 long state_set_size(const struct state_set *ss)
