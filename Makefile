@@ -20,8 +20,10 @@ LDLIBS  += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lz3 -lm
 KTREE   := build/linux
 LKMM_DIR := $(KTREE)/tools/memory-model
 
-LIB_SRCS := $(wildcard frontend/*.c encoder/*.c models/*.c solver/*.c cli/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o)
+LIB_SRCS := $(wildcard frontend/*.c encoder/*.c models/*.c solver/*.c cli/*.c kernel/*.c)
+# The kernel-module harness (kernel/harness.tmpl) as a C string for --kmod.
+KMOD_HARNESS_C := build/gen/kmod_harness.c
+LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o) build/obj/$(KMOD_HARNESS_C:.c=.o)
 MAIN_OBJ := build/obj/lkmmc.o
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
@@ -39,6 +41,13 @@ lkmmc: $(LIB_OBJS) $(MAIN_OBJ)
 build/obj/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(KMOD_HARNESS_C): kernel/harness.tmpl
+	@mkdir -p $(dir $@)
+	{ echo '/* Generated from kernel/harness.tmpl by the Makefile. */'; \
+	  echo 'const char kmod_harness_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@
 
 build/tests/%: tests/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)

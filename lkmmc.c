@@ -11,6 +11,7 @@
 
 #include "cli/herd7opts.h"
 #include "frontend/frontend.h"
+#include "kernel/kmod.h"
 #include "solver/check.h"
 
 #define LKMMC_VERSION "0.1.0"
@@ -35,6 +36,9 @@ static void usage(FILE *out)
 		"  --dot FILE        draw the witness (or explained) execution for Graphviz\n"
 		"  --svg FILE        the same, rendered to SVG by graphviz's dot\n"
 		"  --stats           print encoding sizes and times to stderr\n"
+		"  --kmod OUTDIR     write each test as a Linux kernel module under\n"
+		"                    OUTDIR (run it in QEMU with kernel/run-qemu.sh)\n"
+		"  --kmod-iters N    the modules' default iteration count (1000000)\n"
 		"  --help            this text\n"
 		"  --version         print the version\n"
 		"\n"
@@ -50,6 +54,8 @@ static void usage(FILE *out)
 
 struct options {
 	int dump_ir;                  /* --dump-ir */
+	const char *kmod_dir;         /* --kmod OUTDIR */
+	unsigned long kmod_iters;     /* --kmod-iters N */
 	struct check_options check;   /* how to check each test */
 };
 
@@ -105,6 +111,20 @@ int main(int argc, char **argv)
 			}
 			opt.check.picture = argv[++i];
 			opt.check.picture_svg = a[2] == 's';
+		} else if (strcmp(a, "--kmod") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "lkmmc: --kmod needs a folder (try --help)\n");
+				return 2;
+			}
+			opt.kmod_dir = argv[++i];
+		} else if (strcmp(a, "--kmod-iters") == 0) {
+			long v = i + 1 < argc ? parse_count(argv[i + 1]) : -1;
+			if (v < 1) {
+				fprintf(stderr, "lkmmc: --kmod-iters needs a positive number (try --help)\n");
+				return 2;
+			}
+			opt.kmod_iters = (unsigned long)v;
+			i++;
 		} else if (strcmp(a, "--stats") == 0) {
 			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {
@@ -137,7 +157,19 @@ int main(int argc, char **argv)
 	}
 
 	struct frontend *fe = frontend_new();
-	struct checker *checker = opt.dump_ir ? NULL : checker_new(&opt.check);
+	struct kmod_batch *kmod = NULL;
+	if (opt.kmod_dir) {
+		struct kmod_options ko = {opt.kmod_iters ? opt.kmod_iters : 1000000,
+					  opt.check.unroll};
+		struct diag d = {0};
+		kmod = kmod_batch_new(opt.kmod_dir, &ko, &d);
+		if (!kmod) {
+			diag_print(&d, stderr);
+			frontend_free(fe);
+			return 1;
+		}
+	}
+	struct checker *checker = opt.dump_ir || kmod ? NULL : checker_new(&opt.check);
 	int status = 0;
 	for (int i = first_file; i < argc; i++) {
 		struct diag d = {0};
@@ -149,6 +181,11 @@ int main(int argc, char **argv)
 		}
 		if (opt.dump_ir) {
 			ir_dump(prog, stdout);
+		} else if (kmod) {
+			if (!kmod_generate(kmod, prog, &d)) {
+				diag_print(&d, stderr);
+				status = 1;
+			}
 		} else if (!checker_run(checker, prog, stdout, &d)) {
 			diag_print(&d, stderr);
 			status = 1;
@@ -157,6 +194,7 @@ int main(int argc, char **argv)
 		ir_program_free(prog);
 	}
 	checker_free(checker);
+	kmod_batch_free(kmod);
 	frontend_free(fe);
 	return status;
 }
