@@ -83,7 +83,7 @@ e2e: lkmmc kernel-tree
 check: lkmmc unit e2e check-kernel-scripts
 
 # The kernel's tools/memory-model/scripts run lkmmc, with kernel/patches
-# applied to a fresh tree from linux-source (about 50 s; part of check).
+# applied to a fresh tree from linux-source (about a minute; part of check).
 check-kernel-scripts: lkmmc
 	@bash tests/kernel-scripts.sh
 
