@@ -8,6 +8,8 @@
 #   make conformance   compare with herd7's answers in ../shared (long)
 #   make check-kernel-scripts  the kernel's LKMM scripts run lkmmc (kernel/patches)
 #   make check-kernel-corpus   the same scripts judge ../shared/corpus (long)
+#   make check-kernel  every litmus test as a kernel module in a QEMU guest,
+#                      observed states checked against lkmmc's (kernel/)
 
 CC      ?= cc
 LLVM_DIR ?= /usr/lib/llvm-14
@@ -32,7 +34,7 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
 	libcmocka-dev graphviz linux-source
 
 .PHONY: all deps kernel-tree demo check unit e2e asan conformance clean \
-	check-kernel-scripts check-kernel-corpus
+	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
 all: lkmmc
 
 lkmmc: $(LIB_OBJS) $(MAIN_OBJ)
@@ -53,14 +55,19 @@ build/tests/%: tests/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
 
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# $(call apt_install,PACKAGES,EXTRA APT OPTIONS): install the missing ones.
+define apt_install
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	else echo "all Debian packages present"; fi
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) $$missing; \
+	else echo "all Debian packages present: $(1)"; fi
+endef
+
+deps:
+	$(call apt_install,$(DEB_PACKAGES),)
 	@$(MAKE) --no-print-directory kernel-tree
 
 # The kernel's memory model and litmus tests, from Debian's linux-source.
@@ -92,6 +99,15 @@ check-kernel-scripts: lkmmc
 # verdicts only, --sample N via KS_ARGS="--sample N").
 check-kernel-corpus: lkmmc
 	@bash tests/kernel-scripts.sh --corpus $(KS_ARGS)
+
+# Debian's kernel, its headers, QEMU and what the guest's initramfs needs.
+KERNEL_PACKAGES := linux-image-amd64 linux-headers-amd64 qemu-system-x86 \
+	busybox-static kmod cpio
+kernel-deps:
+	$(call apt_install,$(KERNEL_PACKAGES),--no-install-recommends)
+
+check-kernel: kernel-deps lkmmc kernel-tree
+	@bash kernel/check-kernel.sh
 
 asan:
 	$(MAKE) --no-print-directory clean-obj

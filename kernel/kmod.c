@@ -774,6 +774,18 @@ static int count_loops(const struct ir_block *b)
 	return n;
 }
 
+/* Grace-period waits in the code (they set how many runs fit in a time). */
+static int count_grace_periods(const struct ir_block *b)
+{
+	int n = 0;
+	for (int i = 0; i < b->count; i++) {
+		const struct ir_instr *in = &b->items[i];
+		n += in->op == IR_SRCU_SYNC || (in->op == IR_FENCE && in->fence == IR_F_SYNC_RCU);
+		n += count_grace_periods(&in->then_b) + count_grace_periods(&in->else_b);
+	}
+	return n;
+}
+
 static void put_value(struct gen *g, struct ir_value v)
 {
 	if (v.kind == IR_VAL_LOC)
@@ -1345,6 +1357,10 @@ int kmod_generate(struct kmod_batch *b, const struct ir_program *prog, struct di
 			 "endif\n", mod, mod))
 		return 0;
 	snprintf(path, sizeof path, "%s/test.info", dir);
-	return write_filef(path, d, "module=%s\nname=%s\nfile=%s\niters=%lu\nthreads=%d\n",
-			   mod, prog->name, prog->file, b->opt.iters, prog->nthreads);
+	int gps = 0;
+	for (int t = 0; t < prog->nthreads; t++)
+		gps += count_grace_periods(&prog->threads[t].body);
+	return write_filef(path, d, "module=%s\nname=%s\nfile=%s\niters=%lu\nthreads=%d\n"
+			   "grace_periods=%d\n", mod, prog->name, prog->file, b->opt.iters,
+			   prog->nthreads, gps);
 }
