@@ -9,22 +9,25 @@
 #   2. builds all modules against Debian's linux-headers-amd64 in one Kbuild
 #      run; a compiler warning fails;
 #   3. runs them in one QEMU guest (kernel/run-qemu.sh): 1,000,000
-#      iterations each, 100,000 for tests that wait for grace periods; RCU
-#      grace periods expedited (rcupdate.rcu_expedited=1) to fit the time;
+#      iterations each, 300,000 for tests with more threads than the
+#      guest's 2 CPUs (they take turns), 50,000 for tests that wait for
+#      grace periods; RCU grace periods expedited (rcupdate.rcu_expedited=1)
+#      to fit the time;
 #   4. kernel/compare.sh: observed <= allowed for every test;
 #   5. asserts SB+poonceonces showed r0=0, r1=0 in >= 1M runs and
 #      SB+fencembonceonces never did;
 #   6. a hung guest is killed, reported with its console tail, and the
 #      modules after the hung one run in a new boot.
 # Prints the elapsed time.  Exit status 0 pass, 1 fail.
-# Environment: KC_ITERS (default 1000000), KC_GP_ITERS (100000),
-# KC_TIMEOUT (seconds per boot, 600).
+# Environment: KC_ITERS (default 1000000), KC_MANY_ITERS (300000),
+# KC_GP_ITERS (50000), KC_TIMEOUT (seconds per boot, 600).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 t0=$(date +%s)
 iters=${KC_ITERS:-1000000}
-gp_iters=${KC_GP_ITERS:-100000}
+gp_iters=${KC_GP_ITERS:-50000}
+many_iters=${KC_MANY_ITERS:-300000}
 timeout=${KC_TIMEOUT:-600}
 out=build/kmod
 status=0
@@ -67,7 +70,10 @@ step "run in QEMU"
 for info in "$out"/*/test.info; do
 	mod=$(sed -n 's/^module=//p' "$info")
 	gp=$(sed -n 's/^grace_periods=//p' "$info")
-	if [ "${gp:-0}" -gt 0 ]; then echo "$mod $gp_iters"; else echo "$mod $iters"; fi
+	nt=$(sed -n 's/^threads=//p' "$info")
+	if [ "${gp:-0}" -gt 0 ]; then echo "$mod $gp_iters"
+	elif [ "${nt:-2}" -gt 2 ]; then echo "$mod $many_iters"
+	else echo "$mod $iters"; fi
 done > build/kmod-plan
 kernel/run-qemu.sh --plan build/kmod-plan --timeout "$timeout" \
 	--append rcupdate.rcu_expedited=1 "$out" || fail "some module did not run in the guest"
