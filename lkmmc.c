@@ -3,7 +3,9 @@
  * the front end and either dump the IR or check the test.
  *
  * Exit codes: 0 every test was parsed and checked; 1 some test failed to
- * parse or check (its error is on stderr); 2 usage error.
+ * parse or check (its error is on stderr); 2 usage error; 3 an assertion
+ * (BUG_ON, WARN_ON, assert) in some test can fail; 4 --unroll auto hit its
+ * limit on some test.  When several apply, the lowest non-zero one wins.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +30,10 @@ static void usage(FILE *out)
 		"  --dump-ir         print the parsed program instead of checking it\n"
 		"  --exists-only     only decide whether the condition is reachable\n"
 		"                    (no list of final states; fast on big tests)\n"
-		"  --unroll N        run loops at most N times (default 2, as herd7)\n"
+		"  --unroll N        run loops at most N times (default 2, as herd7);\n"
+		"                    warns when a consistent execution needs more\n"
+		"  --unroll auto[:L] raise the bound from 2 until no execution needs\n"
+		"                    more iterations, up to L (default 16)\n"
 		"  --timeout SECS    give up on a test after SECS seconds per query\n"
 		"  --witness         print an execution that reaches the condition\n"
 		"  --explain         when the condition is never reached, say which\n"
@@ -49,7 +54,8 @@ static void usage(FILE *out)
 		"ignored; the others are rejected with the reason.\n"
 		"\n"
 		"exit status: 0 all tests checked, 1 a test failed to parse or check,\n"
-		"2 usage error.\n");
+		"2 usage error, 3 an assertion (BUG_ON, WARN_ON, assert) can fail,\n"
+		"4 --unroll auto reached its limit (the lowest non-zero one wins).\n");
 }
 
 struct options {
@@ -129,14 +135,25 @@ int main(int argc, char **argv)
 			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {
 			opt.check.exists_only = 1;
+		} else if (strcmp(a, "--unroll") == 0 && i + 1 < argc &&
+			   strncmp(argv[i + 1], "auto", 4) == 0) {
+			const char *lim = argv[++i] + 4;
+			long v = *lim == '\0' ? 16 : *lim == ':' ? parse_count(lim + 1) : -1;
+			if (v < 2 || v > 1000) {
+				fprintf(stderr, "lkmmc: --unroll auto:L needs a limit L from 2 to 1000 (try --help)\n");
+				return 2;
+			}
+			opt.check.unroll_auto = (int)v;
 		} else if (strcmp(a, "--unroll") == 0 || strcmp(a, "--timeout") == 0) {
 			long v = i + 1 < argc ? parse_count(argv[i + 1]) : -1;
 			if (v < 0 || v > 100000) {
 				fprintf(stderr, "lkmmc: %s needs a number (try --help)\n", a);
 				return 2;
 			}
-			if (a[2] == 'u')
+			if (a[2] == 'u') {
 				opt.check.unroll = (int)v;
+				opt.check.unroll_auto = 0;
+			}
 			else
 				opt.check.timeout_ms = (unsigned)v * 1000u;
 			i++;
@@ -186,9 +203,16 @@ int main(int argc, char **argv)
 				diag_print(&d, stderr);
 				status = 1;
 			}
-		} else if (!checker_run(checker, prog, stdout, &d)) {
-			diag_print(&d, stderr);
-			status = 1;
+		} else {
+			int r = checker_run(checker, prog, stdout, &d);
+			if (!r) {
+				diag_print(&d, stderr);
+				status = 1;
+			} else if ((r & CHECK_ASSERT_FAILS) && status != 1) {
+				status = 3;
+			} else if ((r & CHECK_BOUND_LIMIT) && status == 0) {
+				status = 4;
+			}
 		}
 		fflush(stdout);
 		ir_program_free(prog);

@@ -51,6 +51,26 @@ struct event {
 	int *ctrl_dep, nctrl_dep; /* reads deciding a branch this event is in */
 };
 
+/* A loop still running when its unroll bound is reached, on some path.
+ * An iteration "stutters" when it writes nothing and leaves the registers
+ * as it found them: the next one can repeat it exactly. */
+struct enc_bound {
+	const struct ir_instr *loop; /* the IR_LOOP */
+	int thread;            /* its thread */
+	Z3_ast reach;          /* the path would start iteration bound+1 */
+	Z3_ast stutter_any;    /* some iteration on the path stuttered */
+	Z3_ast last_stutter;   /* the last one did */
+	int first_ev, end_ev;  /* events [first_ev, end_ev) of the last
+				* iteration */
+};
+
+/* An assertion in thread code (IR_ASSERT). */
+struct enc_assert {
+	const struct ir_instr *instr; /* the IR_ASSERT */
+	int thread;            /* its thread */
+	Z3_ast fails;          /* executed and its condition is false */
+};
+
 struct encoder_options {
 	int unroll; /* loop iterations kept (herd7's default is 2) */
 };
@@ -76,7 +96,13 @@ struct encoding {
 	Z3_ast *rf_var;             /* n*n: rf choice variables (NULL if none) */
 	Z3_ast *defined;            /* per read: its value is not out of thin
 				     * air; NULL when no value can be */
-	int unwound;                /* 1 when some loop hit the unroll bound */
+	Z3_ast_vector drop;         /* herd7's cut: no path runs past the
+				     * unroll bound (the checker asserts it
+				     * for the verdict, bounds.c does not) */
+	struct enc_bound *bounds;   /* loops running at the bound, by path */
+	int nbounds;                /* how many */
+	struct enc_assert *asserts; /* assertions reached on some path */
+	int nasserts;               /* how many */
 };
 
 /* The value of a read whose value would come out of thin air (herd7 leaves

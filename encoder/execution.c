@@ -489,6 +489,8 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	enc->prog = prog;
 	enc->facts = Z3_mk_ast_vector(z);
 	Z3_ast_vector_inc_ref(z, enc->facts);
+	enc->drop = Z3_mk_ast_vector(z);
+	Z3_ast_vector_inc_ref(z, enc->drop);
 	rel_ctx_init(&enc->rc, z, 0, NULL, enc->arena);
 	enc->final_reg = arena_alloc(enc->arena, sizeof(Z3_ast *) * (size_t)(prog->nthreads ? prog->nthreads : 1));
 
@@ -526,6 +528,7 @@ void encoding_free(struct encoding *enc)
 	if (!enc)
 		return;
 	Z3_ast_vector_dec_ref(enc->z, enc->facts);
+	Z3_ast_vector_dec_ref(enc->z, enc->drop);
 	rel_ctx_fini(&enc->rc);
 	arena_free(enc->arena);
 	free(enc);

@@ -7,9 +7,13 @@
  * alternative outcome of cmpxchg/trylock/is_locked, each guarded by that
  * outcome).  Every register value carries the set of reads it depends on,
  * which gives the addr, data and ctrl dependencies.  Loops run at most
- * `unroll` times; an execution that needs more is dropped (as herd7 does)
- * and the encoding records that the bound was reached.  This file creates
- * events only: relations and execution choices are built in execution.c.
+ * `unroll` times; a path that would need more stops at the bound: the
+ * encoding records it (enc->bounds, with what solver/bounds.c needs to tell
+ * a loop that needs more iterations from one that spins without progress)
+ * and enc->drop holds herd7's cut (no path stops there), which the verdict
+ * assumes.  Assertions (IR_ASSERT) are recorded with the condition under
+ * which they fail; they do not change the path.  This file creates events
+ * only: relations and execution choices are built in execution.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +58,7 @@ struct symex {
 	struct loop_ctx *loop;    /* innermost loop */
 	Z3_ast f;                 /* false literal */
 	Z3_ast t;                 /* true literal */
+	Z3_ast stopped;           /* paths of this thread stopped at a bound */
 	int failed;               /* an error was reported */
 };
 
@@ -110,9 +115,16 @@ static struct deps deps_one(struct symex *sx, int e)
 	return r;
 }
 
+/* rel.c's and2/or2 use NULL for false. */
 static int is_false(struct symex *sx, Z3_ast g)
 {
-	return Z3_get_bool_value(Z(sx), g) == Z3_L_FALSE;
+	return !g || Z3_get_bool_value(Z(sx), g) == Z3_L_FALSE;
+}
+
+static Z3_ast or_lit(struct symex *sx, Z3_ast a, Z3_ast b)
+{
+	Z3_ast r = rel_or2(&sx->enc->rc, a, b);
+	return r ? r : sx->f;
 }
 
 static Z3_ast and2(struct symex *sx, Z3_ast a, Z3_ast b)
@@ -516,6 +528,38 @@ static void push_state(struct symex *sx, struct state **arr, int *n, int *cap,
 	(*arr)[(*n)++] = s;
 }
 
+/* Whether one iteration made no progress on a path that goes on looping:
+ * it wrote nothing and left the registers as it found them, so the next
+ * iteration can do exactly the same again. */
+static Z3_ast stutter(struct symex *sx, const struct state *start,
+		      const struct state *end, int first_ev)
+{
+	const unsigned long writes = EVC_BIT(EVC_W) | EVC_BIT(EVC_LKW) |
+		EVC_BIT(EVC_UL) | EVC_BIT(EVC_SRCU);
+	Z3_ast same = sx->t;
+	for (int r = 0; r < sx->th->nregs; r++) {
+		Z3_ast a = start->regs[r].v, b = end->regs[r].v;
+		if (a != b && !Z3_is_eq_ast(Z(sx), a, b))
+			same = and2(sx, same, Z3_mk_eq(Z(sx), a, b));
+	}
+	for (int e = first_ev; e < sx->enc->n; e++)
+		if (sx->enc->ev[e].cls & writes)
+			same = and2(sx, same, Z3_mk_not(Z(sx), sx->enc->ev[e].guard));
+	return same ? same : sx->f;
+}
+
+/* A path still looping at the bound stops there: herd7 drops such
+ * executions (enc->drop), bounds.c asks whether any is consistent. */
+static void stop_at_bound(struct symex *sx, struct enc_bound b)
+{
+	struct encoding *enc = sx->enc;
+	enc->bounds = arena_grow(enc->arena, enc->bounds, sizeof *enc->bounds,
+				 (size_t)enc->nbounds, (size_t)enc->nbounds + 1);
+	enc->bounds[enc->nbounds++] = b;
+	Z3_ast_vector_push(Z(sx), enc->drop, Z3_mk_not(Z(sx), b.reach));
+	sx->stopped = or_lit(sx, sx->stopped, b.reach);
+}
+
 static void exec_loop(struct symex *sx, struct state *st, const struct ir_instr *in)
 {
 	struct loop_ctx lc = {0};
@@ -523,18 +567,24 @@ static void exec_loop(struct symex *sx, struct state *st, const struct ir_instr 
 	sx->loop = &lc;
 	struct deps saved_ctrl = sx->ctrl;
 	struct state cur = copy_state(sx, st);
+	struct enc_bound b = {.loop = in, .thread = sx->th->id,
+			      .stutter_any = sx->f, .last_stutter = sx->f};
 	for (int i = 0; i < sx->unroll && !is_false(sx, cur.guard); i++) {
 		lc.nconts = 0;
+		struct state start = copy_state(sx, &cur);
+		b.first_ev = sx->enc->n;
 		exec_block(sx, &cur, &in->then_b);
 		if (sx->failed)
 			break;
 		push_state(sx, &lc.conts, &lc.nconts, &lc.ccap, cur);
 		cur = merge(sx, lc.conts, lc.nconts);
+		b.end_ev = sx->enc->n;
+		b.last_stutter = stutter(sx, &start, &cur, b.first_ev);
+		b.stutter_any = or_lit(sx, b.stutter_any, b.last_stutter);
 	}
-	if (!is_false(sx, cur.guard)) {
-		/* Still looping at the bound: herd7 drops such executions. */
-		fact(sx, Z3_mk_not(Z(sx), cur.guard));
-		sx->enc->unwound = 1;
+	if (!sx->failed && !is_false(sx, cur.guard)) {
+		b.reach = cur.guard;
+		stop_at_bound(sx, b);
 	}
 	sx->loop = lc.outer;
 	sx->ctrl = saved_ctrl;
@@ -662,6 +712,18 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 	case IR_LOOP:
 		exec_loop(sx, st, in);
 		return;
+	case IR_ASSERT: {
+		struct encoding *enc = sx->enc;
+		struct regval c = eval(sx, st, in->a);
+		enc->asserts = arena_grow(enc->arena, enc->asserts, sizeof *enc->asserts,
+					  (size_t)enc->nasserts, (size_t)enc->nasserts + 1);
+		enc->asserts[enc->nasserts++] = (struct enc_assert){
+			.instr = in, .thread = sx->th->id,
+			.fails = and2(sx, g, Z3_mk_eq(z, c.v, mk_int(sx, 0)))};
+		if (!enc->asserts[enc->nasserts - 1].fails)
+			enc->asserts[enc->nasserts - 1].fails = sx->f;
+		return;
+	}
 	case IR_BREAK:
 	case IR_CONTINUE:
 		if (!sx->loop) {
@@ -699,6 +761,7 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 	sx.cap = *cap;
 	sx.f = Z3_mk_false(enc->z);
 	sx.t = Z3_mk_true(enc->z);
+	sx.stopped = sx.f;
 	struct state st;
 	st.guard = sx.t;
 	st.regs = arena_alloc(enc->arena, sizeof(struct regval) * (size_t)(th->nregs ? th->nregs : 1));
@@ -717,8 +780,10 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 	enc->final_reg[th->id] = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)(th->nregs ? th->nregs : 1));
 	for (int r = 0; r < th->nregs; r++)
 		enc->final_reg[th->id][r] = st.regs[r].v;
-	/* An execution must run the thread to its end (or be dropped). */
-	if (!rel_is_true(&enc->rc, st.guard))
-		fact(&sx, st.guard);
+	/* An execution runs the thread to its end or stops at a loop bound
+	 * (which enc->drop then rules out for the verdict). */
+	Z3_ast done = or_lit(&sx, st.guard, sx.stopped);
+	if (!rel_is_true(&enc->rc, done))
+		fact(&sx, done);
 	return 1;
 }

@@ -793,6 +793,13 @@ static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 	case K_SRCU_SYNC:
 		emit(w, b, IR_SRCU_SYNC, s, -1)->a = addr;
 		break;
+	case K_ASSERT:
+		emit(w, b, IR_ASSERT, s, -1)->a =
+			k->test == IR_NE ? mk_un(w, IR_LNOT, v[0]) : v[0];
+		if (dst >= 0)
+			emit(w, b, IR_ASSIGN, s, dst)->a =
+				mk_bin(w, IR_NE, v[0], mk_const(w, 0, s.pos));
+		break;
 	}
 	*val = dst >= 0 ? mk_reg(w, dst, s.pos) : NULL;
 	return 1;

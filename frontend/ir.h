@@ -133,6 +133,8 @@ enum ir_op {
 	IR_LOOP,        /* repeat body until an IR_BREAK (while/for/do) */
 	IR_BREAK,       /* leave the innermost IR_LOOP */
 	IR_CONTINUE,    /* next iteration of the innermost IR_LOOP */
+	IR_ASSERT,      /* a must hold (BUG_ON(c), WARN_ON(c): a is !c;
+			 * assert(c): a is c); text names the check */
 };
 
 struct ir_block {

@@ -183,6 +183,10 @@ static void dump_instr(const struct ir_program *prog, const struct ir_thread *th
 	case IR_CONTINUE:
 		fputs("continue", out);
 		break;
+	case IR_ASSERT:
+		fputs("assert ", out);
+		dump_expr(prog, th, in->a, out, 0);
+		break;
 	}
 	if (in->text)
 		fprintf(out, "    ; %s", in->text);

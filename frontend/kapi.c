@@ -1,7 +1,8 @@
 /*
  * kapi.c - the table of kernel primitives (see kapi.h).  Each row says how
  * herd7's LKMM turns the call into events, in IR terms; the lowering itself
- * is in clower.c.
+ * is in clower.c.  The assertions BUG_ON, WARN_ON(_ONCE) and assert are
+ * lkmmc's own additions.
  */
 #include "kapi.h"
 
@@ -102,6 +103,12 @@ static const struct kapi table[] = {
 	/* herd7 built-in: atomic_add_unless(X, a, u). */
 	{ "atomic_add_unless", K_RMW, 3, 0, 0, IR_ORD_MB, 0,
 	  IR_RMW_ADD_UNLESS, IR_ADD, 0, 0, 1 },
+	/* Assertions (lkmmc, not herd7): no events, checked apart from the
+	 * final condition.  WARN_ON's value is its argument's truth. */
+	{ "BUG_ON", K_ASSERT, 1, -1, 0, 0, 0, 0, 0, 0, IR_NE, 0 },
+	{ "WARN_ON", K_ASSERT, 1, -1, 0, 0, 0, 0, 0, 0, IR_NE, 1 },
+	{ "WARN_ON_ONCE", K_ASSERT, 1, -1, 0, 0, 0, 0, 0, 0, IR_NE, 1 },
+	{ "assert", K_ASSERT, 1, -1, 0, 0, 0, 0, 0, 0, IR_EQ, 0 },
 };
 
 #define NTABLE ((int)(sizeof table / sizeof table[0]))

@@ -23,6 +23,7 @@ enum kapi_kind {
 	K_SRCU_LOCK, /* dst = srcu_read_lock(addr) */
 	K_SRCU_UNLOCK, /* srcu_read_unlock(addr, v) */
 	K_SRCU_SYNC, /* synchronize_srcu(addr) */
+	K_ASSERT,    /* an assertion on its argument (BUG_ON, WARN_ON, assert) */
 };
 
 struct kapi {
@@ -37,7 +38,9 @@ struct kapi {
 	enum ir_rmw rmw;      /* K_RMW/K_RMW_TEST: shape */
 	enum ir_binop arith;  /* RMW arithmetic (IR_ADD/IR_SUB) */
 	int implicit_one;     /* the value operand is the constant 1 (inc/dec) */
-	enum ir_binop test;   /* K_RMW_TEST: IR_EQ (== 0) or IR_LT (< 0) */
+	enum ir_binop test;   /* K_RMW_TEST: IR_EQ (== 0) or IR_LT (< 0);
+			       * K_ASSERT: fails when the argument is IR_NE
+			       * (BUG_ON, WARN_ON) or IR_EQ (assert) to 0 */
 	int returns;          /* 1 when the call has a value */
 };
 

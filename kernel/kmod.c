@@ -753,6 +753,11 @@ static void gen_instr(struct gen *g, const struct ir_instr *in, struct astate *s
 	}
 	case IR_BREAK: line(g, "break;"); return;
 	case IR_CONTINUE: line(g, "continue;"); return;
+	case IR_ASSERT:
+		gen_error(g, in->pos, "assertions (%s) are not run in kernel "
+			  "modules; lkmmc checks them: drop --kmod for this test",
+			  in->text ? in->text : "BUG_ON/WARN_ON/assert");
+		return;
 	}
 	gen_error(g, in->pos, "unknown instruction %d", (int)in->op);
 }

@@ -19,6 +19,7 @@
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
+#include "solver/bounds.h"
 #include "solver/dot.h"
 #include "solver/execution.h"
 #include "solver/explain.h"
@@ -149,6 +150,7 @@ static int explain(const struct check_options *opt, Z3_context z,
 	Z3_solver s = Z3_mk_simple_solver(z);
 	Z3_solver_inc_ref(z, s);
 	assert_vector(z, s, enc->facts);
+	assert_vector(z, s, enc->drop);
 	assert_vector(z, s, enc->rc.defs);
 	if (prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
@@ -210,6 +212,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		  FILE *out, struct diag *d, double t0)
 {
 	struct encoder_options eopt = {.unroll = c->opt.unroll};
+	if (c->opt.unroll_auto && !bounds_auto_unroll(&c->opt, z, prog, &eopt.unroll, d))
+		return 0;
 	struct encoding *enc = encode_program(z, prog, &eopt, d);
 	if (!enc)
 		return 0;
@@ -231,6 +235,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		Z3_params_dec_ref(z, p);
 	}
 	assert_vector(z, s, enc->facts);
+	assert_vector(z, s, enc->drop);
 	assert_vector(z, s, enc->rc.defs);
 	for (int a = 0; a < AX_COUNT; a++)
 		if (m.axiom[a])
@@ -312,6 +317,14 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		ok = explain(&c->opt, z, enc, &m, prog, cond, out, d);
 	if (ok && c->opt.explain && raised[FL_DATA_RACE])
 		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], out);
+	if (ok) {
+		int found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, out, stderr);
+		ok = CHECK_DONE;
+		if (found & BOUNDS_ASSERT_FAILS)
+			ok |= CHECK_ASSERT_FAILS;
+		if (c->opt.unroll_auto && (found & (BOUNDS_REACHED | BOUNDS_UNKNOWN)))
+			ok |= CHECK_BOUND_LIMIT;
+	}
 	state_set_free(states);
 	Z3_solver_dec_ref(z, s);
 	encoding_free(enc);

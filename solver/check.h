@@ -19,6 +19,9 @@ struct checker;
 
 struct check_options {
 	int unroll;         /* loop bound (herd7's default: 2) */
+	int unroll_auto;    /* --unroll auto: raise the bound from unroll up
+			     * to this limit until no execution needs more
+			     * (0: off) */
 	int exists_only;    /* answer reachability only, no state list */
 	unsigned timeout_ms;/* per-query Z3 time limit, 0 for none */
 	int stats;          /* print encoding sizes and phase times to stderr */
@@ -31,8 +34,17 @@ struct check_options {
 struct checker *checker_new(const struct check_options *opt);
 void checker_free(struct checker *c);
 
-/* Check one test and print the herd7-style answer to out.  Returns 0 and
- * fills d when the test cannot be checked (unsupported, time-out). */
+/* What checker_run returns when it checked the test (bits). */
+enum {
+	CHECK_DONE = 1,         /* checked, answer printed */
+	CHECK_ASSERT_FAILS = 2, /* an assertion in the code can fail */
+	CHECK_BOUND_LIMIT = 4,  /* --unroll auto hit its limit (or gave up) */
+};
+
+/* Check one test and print the herd7-style answer to out, then the
+ * assertion and unwinding report (solver/bounds.h; warnings on stderr).
+ * Returns CHECK_* bits, or 0 and fills d when the test cannot be checked
+ * (unsupported, time-out). */
 int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 		struct diag *d);
 

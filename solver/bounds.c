@@ -1,0 +1,342 @@
+/*
+ * bounds.c - assertion and unwinding checks, after the verdict (bounds.h).
+ *
+ * One solver holds the program, the model's axioms and the filter, but not
+ * herd7's cut (enc->drop): paths that stop at a loop bound stay in.  Then:
+ *   assertions  is some IR_ASSERT's failure condition satisfiable?  Each
+ *               assertion that can fail is reported with an execution.
+ *   unwinding   a path stopped at the bound is cut off for real only when
+ *               no iteration on it stuttered (wrote nothing and left the
+ *               registers as they were): a stuttering iteration can be left
+ *               out of an execution without changing anything else, so an
+ *               execution with one is the same as a shorter one the bound
+ *               covers.  Such a cut-off path means the verdict misses
+ *               executions: warn (try --unroll N+1).
+ *   spinning    a path whose last iteration stuttered while every read in it
+ *               saw the final value of its location can repeat it forever:
+ *               no later write will let it out.  That thread hangs in that
+ *               execution: warn.  (Stuttering on an older value is not a
+ *               hang: a later iteration may read a newer one, which the
+ *               shorter execution covers.)
+ * --unroll auto re-encodes the test with bounds 2, 3, ... until no path is
+ * cut off.  This file asks and reports; it does not print the verdict.
+ */
+#include "solver/bounds.h"
+
+#include <stdlib.h>
+
+#include "encoder/encoder.h"
+#include "models/lkmm.h"
+#include "solver/check.h"
+#include "solver/execution.h"
+
+static int block_has(const struct ir_block *b, enum ir_op op)
+{
+	for (int i = 0; i < b->count; i++) {
+		const struct ir_instr *in = &b->items[i];
+		if (in->op == op || block_has(&in->then_b, op) ||
+		    block_has(&in->else_b, op))
+			return 1;
+	}
+	return 0;
+}
+
+static int prog_has(const struct ir_program *prog, enum ir_op op)
+{
+	for (int t = 0; t < prog->nthreads; t++)
+		if (block_has(&prog->threads[t].body, op))
+			return 1;
+	return 0;
+}
+
+int bounds_needed(const struct ir_program *prog)
+{
+	return prog_has(prog, IR_LOOP) || prog_has(prog, IR_ASSERT);
+}
+
+/* The program, the model and the filter; not herd7's cut. */
+static Z3_solver open_solver(const struct check_options *opt, Z3_context z,
+			     const struct encoding *enc, const struct lkmm *m)
+{
+	Z3_solver s = Z3_mk_simple_solver(z);
+	Z3_solver_inc_ref(z, s);
+	if (opt->timeout_ms) {
+		Z3_params p = Z3_mk_params(z);
+		Z3_params_inc_ref(z, p);
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), opt->timeout_ms);
+		Z3_solver_set_params(z, s, p);
+		Z3_params_dec_ref(z, p);
+	}
+	Z3_ast_vector v[2] = {enc->facts, enc->rc.defs};
+	for (int k = 0; k < 2; k++)
+		for (unsigned i = 0; i < Z3_ast_vector_size(z, v[k]); i++)
+			Z3_solver_assert(z, s, Z3_ast_vector_get(z, v[k], i));
+	for (int a = 0; a < AX_COUNT; a++)
+		if (m->axiom[a])
+			Z3_solver_assert(z, s, m->axiom[a]);
+	if (enc->prog->filter)
+		Z3_solver_assert(z, s, enc_cond(enc, enc->prog->filter));
+	return s;
+}
+
+static Z3_lbool ask(Z3_context z, Z3_solver s, Z3_ast f)
+{
+	return Z3_solver_check_assumptions(z, s, 1, &f);
+}
+
+static Z3_ast or2(Z3_context z, Z3_ast a, Z3_ast b)
+{
+	return Z3_mk_or(z, 2, (Z3_ast[]){a, b});
+}
+
+static Z3_ast and2(Z3_context z, Z3_ast a, Z3_ast b)
+{
+	return Z3_mk_and(z, 2, (Z3_ast[]){a, b});
+}
+
+/* The final value of the location event e accesses. */
+static Z3_ast final_at(const struct encoding *enc, int e)
+{
+	Z3_context z = enc->z;
+	const struct event *ev = &enc->ev[e];
+	if (ev->loc >= 0)
+		return enc->final_loc[ev->loc];
+	Z3_ast v = Z3_mk_int64(z, ENC_SYMBOLIC, Z3_mk_int_sort(z));
+	for (int x = 0; x < enc->prog->nlocs; x++)
+		v = Z3_mk_ite(z, Z3_mk_eq(z, ev->addr, Z3_mk_int64(z, enc_loc_address(x),
+								  Z3_mk_int_sort(z))),
+			      enc->final_loc[x], v);
+	return v;
+}
+
+/* Every read of the bound's last iteration saw its location's final value. */
+static Z3_ast reads_final(const struct encoding *enc, const struct enc_bound *b)
+{
+	Z3_context z = enc->z;
+	Z3_ast all = Z3_mk_true(z);
+	for (int e = b->first_ev; e < b->end_ev; e++)
+		if ((enc->ev[e].cls & EVC_BIT(EVC_R)) && enc->ev[e].val)
+			all = and2(z, all, Z3_mk_implies(z, enc->ev[e].guard,
+				Z3_mk_eq(z, enc->ev[e].val, final_at(enc, e))));
+	return all;
+}
+
+/* A path cut off at the bound with no stuttering iteration. */
+static Z3_ast cut_off(const struct encoding *enc, const struct enc_bound *b)
+{
+	return and2(enc->z, b->reach, Z3_mk_not(enc->z, b->stutter_any));
+}
+
+/* A path that can repeat its last iteration forever. */
+static Z3_ast spins(const struct encoding *enc, const struct enc_bound *b)
+{
+	return Z3_mk_and(enc->z, 3, (Z3_ast[]){b->reach, b->last_stutter,
+					       reads_final(enc, b)});
+}
+
+/* One finding per source loop or assertion (unrolling copies them). */
+struct site {
+	const struct ir_instr *in; /* the IR_LOOP or IR_ASSERT */
+	int thread;                /* its thread */
+	Z3_ast when;               /* the finding's condition */
+	int found;                 /* 1 once reported */
+};
+
+static int add_site(Z3_context z, struct site *s, int n,
+		    const struct ir_instr *in, int thread, Z3_ast when)
+{
+	for (int i = 0; i < n; i++)
+		if (s[i].in == in && s[i].thread == thread) {
+			s[i].when = or2(z, s[i].when, when);
+			return n;
+		}
+	s[n] = (struct site){in, thread, when, 0};
+	return n + 1;
+}
+
+static Z3_ast any_left(Z3_context z, const struct site *s, int n)
+{
+	Z3_ast f = Z3_mk_false(z);
+	for (int i = 0; i < n; i++)
+		if (!s[i].found)
+			f = or2(z, f, s[i].when);
+	return f;
+}
+
+enum finding { F_ASSERT, F_CUT, F_SPIN };
+
+static void warn(const struct encoding *enc, const struct site *s, enum finding f,
+		 int unroll, FILE *err)
+{
+	const char *file = enc->prog->file;
+	const char *text = s->in->text ? s->in->text : "";
+	fprintf(err, "%s:%d:%d: warning: ", file, s->in->pos.line, s->in->pos.col);
+	switch (f) {
+	case F_ASSERT:
+		fprintf(err, "assertion can fail in P%d: %s (an execution is on "
+			"the standard output)\n", s->thread, text);
+		break;
+	case F_CUT:
+		fprintf(err, "unwinding bound reached at line %d (loop needs more "
+			"than %d iteration%s in some execution; try --unroll %d or "
+			"--unroll auto); the answer leaves those executions out, "
+			"so a \"Never\" may be wrong for the real code\n",
+			s->in->pos.line, unroll, unroll == 1 ? "" : "s", unroll + 1);
+		break;
+	case F_SPIN:
+		fprintf(err, "P%d spins forever at line %d in some execution "
+			"(its loop sees only final values and can never exit: a "
+			"hang; an execution is on the standard output)\n",
+			s->thread, s->in->pos.line);
+		break;
+	}
+}
+
+static void show(const struct encoding *enc, const struct site *s, enum finding f,
+		 int unroll, FILE *out)
+{
+	const char *text = s->in->text ? s->in->text : "";
+	switch (f) {
+	case F_ASSERT:
+		fprintf(out, "Assertion failed: %s at %s:%d:%d in P%d\n", text,
+			enc->prog->file, s->in->pos.line, s->in->pos.col, s->thread);
+		break;
+	case F_CUT:
+		fprintf(out, "Unwinding bound %d reached: P%d line %d %s needs more "
+			"iterations in a consistent execution (left out of the "
+			"answer above)\n", unroll, s->thread, s->in->pos.line, text);
+		break;
+	case F_SPIN:
+		fprintf(out, "Spins forever: P%d line %d %s never exits in a "
+			"consistent execution\n", s->thread, s->in->pos.line, text);
+		break;
+	}
+}
+
+/* Report every site that some execution reaches, one query per group of
+ * sites a model shows.  Returns 1 if any was found, -1 on a time-out. */
+static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
+		const struct encoding *enc, struct site *s, int n,
+		enum finding f, int unroll, int executions, FILE *out, FILE *err)
+{
+	int any = 0;
+	for (;;) {
+		Z3_lbool r = ask(z, slv, any_left(z, s, n));
+		if (r == Z3_L_UNDEF)
+			return -1;
+		if (r == Z3_L_FALSE)
+			return any;
+		Z3_model m = Z3_solver_get_model(z, slv);
+		Z3_model_inc_ref(z, m);
+		struct execution *x = execution_new(enc, m);
+		int shown = 0;
+		for (int i = 0; i < n; i++) {
+			if (s[i].found || !execution_holds(x, s[i].when))
+				continue;
+			s[i].found = 1;
+			shown++;
+			warn(enc, &s[i], f, unroll, err);
+			show(enc, &s[i], f, unroll, out);
+		}
+		if (executions || opt->witness) {
+			fputs("  in this execution:\n", out);
+			execution_print(x, out);
+		}
+		fputc('\n', out);
+		execution_free(x);
+		Z3_model_dec_ref(z, m);
+		any = 1;
+		if (!shown) /* the model must show one: do not loop */
+			return -1;
+	}
+}
+
+int bounds_report(const struct check_options *opt, Z3_context z,
+		  const struct encoding *enc, const struct lkmm *m, int unroll,
+		  FILE *out, FILE *err)
+{
+	if (enc->nasserts == 0 && enc->nbounds == 0 && !bounds_needed(enc->prog))
+		return 0;
+	int k = enc->nasserts > enc->nbounds ? enc->nasserts : enc->nbounds;
+	struct site *s = calloc((size_t)(k ? k : 1), sizeof *s);
+	if (!s)
+		abort();
+	Z3_solver slv = open_solver(opt, z, enc, m);
+	int found = 0, n, r;
+
+	n = 0;
+	for (int i = 0; i < enc->nasserts; i++)
+		n = add_site(z, s, n, enc->asserts[i].instr, enc->asserts[i].thread,
+			     enc->asserts[i].fails);
+	r = find(opt, z, slv, enc, s, n, F_ASSERT, unroll, 1, out, err);
+	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_ASSERT_FAILS : 0;
+	if (r == 0 && n > 0)
+		fprintf(out, "Assertions: none of %d can fail\n\n", n);
+
+	n = 0;
+	for (int i = 0; i < enc->nbounds; i++)
+		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
+			     cut_off(enc, &enc->bounds[i]));
+	r = find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, out, err);
+	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
+
+	n = 0;
+	for (int i = 0; i < enc->nbounds; i++)
+		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
+			     spins(enc, &enc->bounds[i]));
+	r = find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, out, err);
+	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
+
+	if (found & BOUNDS_UNKNOWN)
+		fprintf(err, "%s: warning: the assertion/unwinding check gave up "
+			"(time-out); try a larger --timeout\n", enc->prog->file);
+	if (!(found & (BOUNDS_REACHED | BOUNDS_UNKNOWN)) && prog_has(enc->prog, IR_LOOP)) {
+		if (opt->unroll_auto)
+			fprintf(out, "Unwinding: --unroll auto chose %d: no consistent "
+				"execution needs more iterations\n\n", unroll);
+		else
+			fprintf(out, "Unwinding: bound %d: no consistent execution "
+				"needs more iterations\n\n", unroll);
+	} else if ((found & BOUNDS_REACHED) && opt->unroll_auto) {
+		fprintf(out, "Unwinding: --unroll auto stopped at its limit %d\n\n", unroll);
+		fprintf(err, "%s: warning: --unroll auto reached its limit %d and loops "
+			"still need more iterations (raise it with --unroll auto:N)\n",
+			enc->prog->file, unroll);
+	}
+	Z3_solver_dec_ref(z, slv);
+	free(s);
+	return found;
+}
+
+int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
+		       const struct ir_program *prog, int *unroll,
+		       struct diag *d)
+{
+	int n = opt->unroll;
+	*unroll = n;
+	if (!prog_has(prog, IR_LOOP))
+		return 1;
+	for (; n <= opt->unroll_auto; n++) {
+		*unroll = n;
+		struct encoder_options eopt = {.unroll = n};
+		struct encoding *enc = encode_program(z, prog, &eopt, d);
+		if (!enc)
+			return 0;
+		struct lkmm m;
+		if (!lkmm_build(enc, 0, &m, d)) {
+			encoding_free(enc);
+			return 0;
+		}
+		Z3_solver s = open_solver(opt, z, enc, &m);
+		Z3_ast f = Z3_mk_false(z);
+		for (int i = 0; i < enc->nbounds; i++)
+			f = or2(z, f, cut_off(enc, &enc->bounds[i]));
+		Z3_lbool r = ask(z, s, f);
+		Z3_solver_dec_ref(z, s);
+		encoding_free(enc);
+		if (r != Z3_L_TRUE) /* done, or gave up: report at this bound */
+			return 1;
+	}
+	*unroll = opt->unroll_auto;
+	return 1;
+}

@@ -1,0 +1,48 @@
+/*
+ * bounds.h - what herd7's verdict leaves out: assertions in the thread code
+ * that some execution violates, and executions cut off by the loop
+ * unrolling bound.  It does not compute the verdict (check.c does).
+ */
+#ifndef LKMMC_BOUNDS_H
+#define LKMMC_BOUNDS_H
+
+#include <stdio.h>
+#include <z3.h>
+
+#include "frontend/diag.h"
+#include "frontend/ir.h"
+
+struct encoding;
+struct lkmm;
+struct check_options;
+
+/* What bounds_report found (bits). */
+enum {
+	BOUNDS_ASSERT_FAILS = 1, /* some consistent execution fails an assertion */
+	BOUNDS_REACHED = 2,      /* some consistent execution needs more loop
+				  * iterations than the bound */
+	BOUNDS_SPINS = 4,        /* some thread spins forever in a consistent
+				  * execution */
+	BOUNDS_UNKNOWN = 8,      /* a query gave up (time-out) */
+};
+
+/* Whether prog has a loop or an assertion (else nothing to check). */
+int bounds_needed(const struct ir_program *prog);
+
+/* Ask about enc's assertions and cut-off loops (consistent executions that
+ * pass the filter, whatever the final condition), print a report to out
+ * (after the herd7 block) and one warning a finding to err.  unroll is the
+ * bound enc was built with.  Returns the BOUNDS_* bits found. */
+int bounds_report(const struct check_options *opt, Z3_context z,
+		  const struct encoding *enc, const struct lkmm *m, int unroll,
+		  FILE *out, FILE *err);
+
+/* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
+ * at which no consistent execution needs more iterations, in *unroll (the
+ * limit when every bound is reached).  Returns 0 and fills d when the test
+ * cannot be encoded. */
+int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
+		       const struct ir_program *prog, int *unroll,
+		       struct diag *d);
+
+#endif
