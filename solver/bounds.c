@@ -14,10 +14,12 @@
  *               executions: warn (try --unroll N+1).
  *   spinning    a path whose last iteration stuttered while every read in it
  *               saw the final value of its location can repeat it forever:
- *               no later write will let it out.  That thread hangs in that
- *               execution: warn.  (Stuttering on an older value is not a
- *               hang: a later iteration may read a newer one, which the
- *               shorter execution covers.)
+ *               no later write will let it out.  When every path stopped at
+ *               a bound in an execution is such a path, those threads hang
+ *               in that execution: warn.  (Stuttering on an older value is
+ *               not a hang: a later iteration may read a newer one, which
+ *               the shorter execution covers; and while another thread is
+ *               only cut short, the final values are not final yet.)
  * --unroll auto re-encodes the test with bounds 2, 3, ... until no path is
  * cut off.  This file asks and reports; it does not print the verdict.
  */
@@ -280,10 +282,17 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 	r = find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
 
+	/* A hang is an execution where every path stopped at a bound spins
+	 * for good: one still making progress, or stuttering on a value that
+	 * a later write replaces, is only cut short. */
+	Z3_ast all_spin = Z3_mk_true(z);
+	for (int i = 0; i < enc->nbounds; i++)
+		all_spin = and2(z, all_spin, Z3_mk_implies(z, enc->bounds[i].reach,
+							   spins(enc, &enc->bounds[i])));
 	n = 0;
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
-			     spins(enc, &enc->bounds[i]));
+			     and2(z, enc->bounds[i].reach, all_spin));
 	r = find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 

@@ -281,6 +281,18 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			Z3_ast_vector_size(z, enc->rc.defs),
 			Z3_ast_vector_size(z, enc->facts), t_enc - t0,
 			t_states - t_enc, now() - t_states);
+	/* Assertions and cut-off loops: asked now (herd7 prints "Loop" before
+	 * Ok/No when its bound cut executions), reported after the block. */
+	char *report = NULL;
+	size_t report_len = 0;
+	int found = 0;
+	if (ok) {
+		FILE *rep = open_memstream(&report, &report_len);
+		if (!rep)
+			abort();
+		found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, rep, stderr);
+		fclose(rep);
+	}
 	if (ok) {
 		/* The proposition's counts; ~exists prints the negation's. */
 		int validated;
@@ -295,7 +307,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			fprintf(out, "States %ld\n", state_set_size(states));
 			state_set_print(states, out);
 		}
-		fprintf(out, "%s\n", validated ? "Ok" : "No");
+		fprintf(out, "%s%s\n", found & BOUNDS_REACHED ? "Loop " : "",
+			validated ? "Ok" : "No");
 		fprintf(out, "Witnesses\n");
 		if (prog->quant == IR_Q_NOT_EXISTS)
 			fprintf(out, "Positive: %ld Negative: %ld\n", neg, pos);
@@ -318,13 +331,14 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	if (ok && c->opt.explain && raised[FL_DATA_RACE])
 		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], out);
 	if (ok) {
-		int found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, out, stderr);
+		fputs(report, out);
 		ok = CHECK_DONE;
 		if (found & BOUNDS_ASSERT_FAILS)
 			ok |= CHECK_ASSERT_FAILS;
 		if (c->opt.unroll_auto && (found & (BOUNDS_REACHED | BOUNDS_UNKNOWN)))
 			ok |= CHECK_BOUND_LIMIT;
 	}
+	free(report);
 	state_set_free(states);
 	Z3_solver_dec_ref(z, s);
 	encoding_free(enc);

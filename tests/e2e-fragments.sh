@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# tests/e2e-fragments.sh - kernel code fragments, assertions and the loop
+# unwinding check, on the real binary.
+#
+# 1. litmus-tests/kernel-fragments/*.litmus (not *-unrolled), each run with
+#    --unroll auto: the Observation verdict must match "Result:"; "Assert:
+#    never" wants "Assertions: none of" and exit 0, "Assert: fails" wants an
+#    "Assertion failed:" line, a warning on stderr and exit 3; "Hang: Pn"
+#    wants "Spins forever: Pn" (and a warning), otherwise no hang may be
+#    reported; a test with a loop must say which bound auto chose and never
+#    print "Loop"; NAME.states, when present, must be the States exactly.
+# 2. NAME-unrolled.litmus ("Unrolled from: NAME.litmus at --unroll N"):
+#    herd7's dialect, loops unrolled by hand; its States and Observation
+#    must be those of NAME.litmus at --unroll N.
+# 3. tests/bounds/unwind-counter.litmus: at --unroll 3 an execution needing
+#    a 4th iteration is dropped and reported (warning naming the loop's
+#    line, "Loop No", Never); at --unroll 4 it is found (Sometimes, no
+#    warning); --unroll auto chooses 4; --unroll auto:3 stops at its limit
+#    with exit 4.
+# 4. Assertions without a final condition, WARN_ON's value, exit statuses
+#    over several files, and output the kernel's scripts still judge.
+# One line per failure, then "N passed, N failed"; exit 1 on any failure.
+#
+# Environment: LKMMC  the binary (default ./lkmmc)
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+LKMMC=${LKMMC:-./lkmmc}
+dir=litmus-tests/kernel-fragments
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+fail() { echo "FAIL $*"; ok=0; }
+done_test() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
+# field FILE KEY: the value after " * KEY: " in the test's comment
+field() { sed -n "s/^[ (]*\*[ ]*$2:[ ]*//p" "$1" | head -1 | sed 's/[ ]*\*).*//'; }
+observation() { grep '^Observation' "$1" | awk '{ print $(NF-2), $(NF-1), $NF }'; }
+states() { sed -n '/^States/,/^\(Loop \)\?\(Ok\|No\)$/p' "$1"; }
+
+run() { # OUT ERR ARGS...: run lkmmc, return its exit status
+	local out=$1 err=$2
+	shift 2
+	timeout 300 "$LKMMC" "$@" >"$out" 2>"$err" </dev/null
+}
+
+# --- 1. fragments ----------------------------------------------------------
+n=0
+for f in "$dir"/*.litmus; do
+	case $f in *-unrolled.litmus) continue ;; esac
+	n=$((n + 1))
+	name=$(basename "$f" .litmus)
+	ok=1
+	run "$tmp/out" "$tmp/err" --unroll auto "$f"
+	rc=$?
+	want=$(field "$f" Result)
+	got=$(observation "$tmp/out" | cut -d' ' -f1)
+	[ "$got" = "$want" ] || fail "$name: Result: $want, got Observation '$got'"
+	case $(field "$f" Assert) in
+	never)
+		grep -q '^Assertions: none of' "$tmp/out" || fail "$name: no 'Assertions: none of' line"
+		[ $rc -eq 0 ] || fail "$name: exit status $rc, expected 0" ;;
+	fails)
+		grep -q '^Assertion failed: ' "$tmp/out" || fail "$name: no 'Assertion failed:' line"
+		grep -q 'warning: assertion can fail' "$tmp/err" || fail "$name: no assertion warning on stderr"
+		[ $rc -eq 3 ] || fail "$name: exit status $rc, expected 3" ;;
+	"")
+		! grep -q '^Assertion' "$tmp/out" || fail "$name: assertion report without assertions"
+		[ $rc -eq 0 ] || fail "$name: exit status $rc, expected 0" ;;
+	*) fail "$name: bad Assert: line" ;;
+	esac
+	hang=$(field "$f" Hang)
+	case $hang in
+	P[0-9]*)
+		grep -q "^Spins forever: $hang " "$tmp/out" || fail "$name: no 'Spins forever: $hang' line"
+		grep -q "warning: $hang spins forever" "$tmp/err" || fail "$name: no hang warning on stderr" ;;
+	*)
+		! grep -q '^Spins forever' "$tmp/out" || fail "$name: unexpected hang: $(grep '^Spins' "$tmp/out")" ;;
+	esac
+	if grep -qE '^[[:space:]]*(while|for|do)\b' "$f"; then
+		grep -q '^Unwinding: --unroll auto chose [0-9]' "$tmp/out" || fail "$name: --unroll auto did not say which bound it chose"
+	fi
+	! grep -q '^Loop ' "$tmp/out" || fail "$name: 'Loop' under --unroll auto"
+	if [ -f "$dir/$name.states" ]; then
+		states "$tmp/out" | sed '1d;$d' >"$tmp/got"
+		cmp -s "$tmp/got" "$dir/$name.states" || fail "$name: States differ from $name.states: $(paste -sd'|' "$tmp/got")"
+	fi
+	done_test
+done
+[ $n -ge 10 ] || { ok=0; fail "only $n fragments in $dir (want at least 10)"; done_test; }
+
+# --- 2. hand-unrolled twins ------------------------------------------------
+for u in "$dir"/*-unrolled.litmus; do
+	[ -f "$u" ] || continue
+	ok=1
+	name=$(basename "$u" .litmus)
+	from=$(field "$u" 'Unrolled from')
+	src=$dir/${from%% *}
+	bound=${from##* }
+	if [ ! -f "$src" ] || [ -z "$bound" ]; then
+		fail "$name: bad 'Unrolled from:' line '$from'"
+		done_test; continue
+	fi
+	run "$tmp/a" "$tmp/ea" --unroll "$bound" "$src"
+	run "$tmp/b" "$tmp/eb" "$u" || fail "$name: exit status $?: $(head -1 "$tmp/eb")"
+	[ "$(observation "$tmp/a")" = "$(observation "$tmp/b")" ] ||
+		fail "$name: Observation $(observation "$tmp/b"), but $(basename "$src") at --unroll $bound gives $(observation "$tmp/a")"
+	[ "$(states "$tmp/a")" = "$(states "$tmp/b")" ] ||
+		fail "$name: States differ from $(basename "$src") at --unroll $bound"
+	[ "$(observation "$tmp/b" | cut -d' ' -f1)" = "$(field "$u" Result)" ] ||
+		fail "$name: Result: $(field "$u" Result), got $(observation "$tmp/b")"
+	done_test
+done
+
+# --- 3. unwinding: dropped at N and reported, found at N+1 -----------------
+t=tests/bounds/unwind-counter.litmus
+ok=1
+run "$tmp/out" "$tmp/err" --unroll 3 "$t" || fail "unwind-counter: exit status $? at --unroll 3"
+grep -q "^$t:19:2: warning: unwinding bound reached at line 19 (loop needs more than 3 iterations in some execution; try --unroll 4 or --unroll auto)" "$tmp/err" ||
+	fail "unwind-counter: no located unwinding warning at --unroll 3: $(head -1 "$tmp/err")"
+grep -qx 'Loop No' "$tmp/out" || fail "unwind-counter: no 'Loop No' at --unroll 3"
+[ "$(observation "$tmp/out")" = "Never 0 0" ] || fail "unwind-counter: --unroll 3 should drop the execution: $(observation "$tmp/out")"
+grep -q '^Unwinding bound 3 reached: P0 line 19 ' "$tmp/out" || fail "unwind-counter: no unwinding report on stdout"
+run "$tmp/out" "$tmp/err" --unroll 4 "$t" || fail "unwind-counter: exit status $? at --unroll 4"
+[ "$(observation "$tmp/out")" = "Sometimes 1 3" ] || fail "unwind-counter: --unroll 4 should find it: $(observation "$tmp/out")"
+[ ! -s "$tmp/err" ] || fail "unwind-counter: warning at --unroll 4: $(head -1 "$tmp/err")"
+grep -q '^Unwinding: bound 4: no consistent execution needs more iterations' "$tmp/out" || fail "unwind-counter: no 'bound 4' line"
+run "$tmp/out" "$tmp/err" --unroll auto "$t" || fail "unwind-counter: exit status $? with --unroll auto"
+grep -q '^Unwinding: --unroll auto chose 4:' "$tmp/out" || fail "unwind-counter: --unroll auto did not choose 4"
+run "$tmp/out" "$tmp/err" --unroll auto:3 "$t"
+rc=$?
+[ $rc -eq 4 ] || fail "unwind-counter: --unroll auto:3 exit status $rc, expected 4"
+grep -q 'warning: --unroll auto reached its limit 3' "$tmp/err" || fail "unwind-counter: no limit warning"
+run "$tmp/out" "$tmp/err" --unroll auto:1 "$t"
+[ $? -eq 2 ] || fail "unwind-counter: --unroll auto:1 is not a usage error"
+done_test
+
+# --- 4. assertions without a condition; statuses; kernel-script output -----
+t=tests/bounds/assert-only.litmus
+ok=1
+run "$tmp/out" "$tmp/err" "$t"
+rc=$?
+[ $rc -eq 3 ] || fail "assert-only: exit status $rc, expected 3"
+grep -q "^Assertion failed: WARN_ON(r0 == 1 && r1 == 0) at $t:26:6 in P1" "$tmp/out" || fail "assert-only: WARN_ON not reported"
+grep -q "^Assertion failed: assert(r1 == 1) at $t:27:3 in P1" "$tmp/out" || fail "assert-only: assert under WARN_ON's value not reported"
+grep -q "^$t:26:6: warning: assertion can fail in P1" "$tmp/err" || fail "assert-only: no located warning"
+grep -q '^  in this execution:' "$tmp/out" || fail "assert-only: no witness execution"
+grep -q '1:r0=1; 1:r1=0;' "$tmp/out" || fail "assert-only: the witness does not read y=1, x=0"
+# several files: an error (1) beats a failing assertion (3) beats 0
+run "$tmp/out" "$tmp/err" "$dir/spinwait-wmb-rmb.litmus" "$t"
+[ $? -eq 3 ] || fail "statuses: 0 then 3 should exit 3"
+printf 'C bad\n{}\nP0(int *x) { BUG_ON(); }\nexists (x=0)\n' >"$tmp/bad.litmus"
+run "$tmp/out" "$tmp/err" "$t" "$tmp/bad.litmus"
+[ $? -eq 1 ] || fail "statuses: 3 then an error should exit 1"
+grep -q "bad.litmus:3:14: error: 'BUG_ON' takes 1 argument but 0 are given" "$tmp/err" ||
+	fail "BUG_ON(): no located arity error: $(head -1 "$tmp/err")"
+# what the kernel's judgelitmus.sh reads: one Observation line, no "!!!"
+run "$tmp/out" "$tmp/err" --unroll 3 tests/bounds/unwind-counter.litmus
+[ "$(grep -c '^Observation' "$tmp/out")" = 1 ] || fail "kernel scripts: not exactly one Observation line"
+! grep -q '!!!' "$tmp/out" "$tmp/err" || fail "kernel scripts: '!!!' in the output"
+done_test
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
