@@ -233,7 +233,8 @@ static int state_cmp(const void *pa, const void *pb, void *ctx)
 
 void state_set_print(const struct state_set *ss, FILE *out)
 {
-	qsort_r(ss->st, (size_t)ss->nst, sizeof *ss->st, state_cmp, (void *)ss);
+	if (ss->nst > 1) /* st is NULL when there is no state */
+		qsort_r(ss->st, (size_t)ss->nst, sizeof *ss->st, state_cmp, (void *)ss);
 	for (long i = 0; i < ss->nst; i++) {
 		for (int c = 0; c < ss->ncol; c++) {
 			long v = ss->st[i].val[c];
