@@ -215,6 +215,22 @@ static void show(const struct encoding *enc, const struct site *s, enum finding 
 	}
 }
 
+/* Threads of x stopped at a loop bound: the final register values printed
+ * for them are those of paths that left the loop, not theirs. */
+static void stopped(const struct execution *x, const struct encoding *enc, FILE *out)
+{
+	for (int i = 0; i < enc->nbounds; i++) {
+		const struct enc_bound *b = &enc->bounds[i];
+		int first = 1;
+		for (int j = 0; j < i; j++)
+			first &= enc->bounds[j].loop != b->loop || enc->bounds[j].thread != b->thread;
+		if (first && execution_holds(x, b->reach))
+			fprintf(out, "  P%d stops at the bound in its loop at line %d "
+				"(the final values of its registers above mean nothing)\n",
+				b->thread, b->loop->pos.line);
+	}
+}
+
 /* Report every site that some execution reaches, one query per group of
  * sites a model shows.  Returns 1 if any was found, -1 on a time-out. */
 static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
@@ -243,6 +259,7 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		if (executions || opt->witness) {
 			fputs("  in this execution:\n", out);
 			execution_print(x, out);
+			stopped(x, enc, out);
 		}
 		fputc('\n', out);
 		execution_free(x);
