@@ -3,9 +3,9 @@
  * the front end and either dump the IR or check the test.
  *
  * Exit codes: 0 every test was parsed and checked; 1 some test failed to
- * parse or check (its error is on stderr); 2 usage error; 3 an assertion
- * (BUG_ON, WARN_ON, assert) in some test can fail; 4 --unroll auto hit its
- * limit on some test.  When several apply, the lowest non-zero one wins.
+ * parse or check (its error is on stderr); 2 usage error; 3 the code of
+ * some test can fail: an assertion (BUG_ON, WARN_ON, assert) can fail or a
+ * thread can spin forever; 4 --unroll auto hit its limit on some test.  When several apply, the lowest non-zero one wins.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +54,9 @@ static void usage(FILE *out)
 		"ignored; the others are rejected with the reason.\n"
 		"\n"
 		"exit status: 0 all tests checked, 1 a test failed to parse or check,\n"
-		"2 usage error, 3 an assertion (BUG_ON, WARN_ON, assert) can fail,\n"
-		"4 --unroll auto reached its limit (the lowest non-zero one wins).\n");
+		"2 usage error, 3 an assertion (BUG_ON, WARN_ON, assert) can fail or\n"
+		"a thread can spin forever, 4 --unroll auto reached its limit (the\n"
+		"lowest non-zero one wins).\n");
 }
 
 struct options {
@@ -208,7 +209,7 @@ int main(int argc, char **argv)
 			if (!r) {
 				diag_print(&d, stderr);
 				status = 1;
-			} else if ((r & CHECK_ASSERT_FAILS) && status != 1) {
+			} else if ((r & CHECK_CODE_FAILS) && status != 1) {
 				status = 3;
 			} else if ((r & CHECK_BOUND_LIMIT) && status == 0) {
 				status = 4;

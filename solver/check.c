@@ -333,8 +333,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	if (ok) {
 		fputs(report, out);
 		ok = CHECK_DONE;
-		if (found & BOUNDS_ASSERT_FAILS)
-			ok |= CHECK_ASSERT_FAILS;
+		if (found & (BOUNDS_ASSERT_FAILS | BOUNDS_SPINS))
+			ok |= CHECK_CODE_FAILS;
 		if (c->opt.unroll_auto && (found & (BOUNDS_REACHED | BOUNDS_UNKNOWN)))
 			ok |= CHECK_BOUND_LIMIT;
 	}

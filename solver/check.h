@@ -37,7 +37,8 @@ void checker_free(struct checker *c);
 /* What checker_run returns when it checked the test (bits). */
 enum {
 	CHECK_DONE = 1,         /* checked, answer printed */
-	CHECK_ASSERT_FAILS = 2, /* an assertion in the code can fail */
+	CHECK_CODE_FAILS = 2,   /* an assertion in the code can fail or a
+				 * thread can spin forever */
 	CHECK_BOUND_LIMIT = 4,  /* --unroll auto hit its limit (or gave up) */
 };
 
