@@ -175,6 +175,7 @@ int main(int argc, char **argv)
 	}
 
 	struct frontend *fe = frontend_new();
+	frontend_set_unroll(fe, opt.check.unroll);
 	struct kmod_batch *kmod = NULL;
 	if (opt.kmod_dir) {
 		struct kmod_options ko = {opt.kmod_iters ? opt.kmod_iters : 1000000,

@@ -41,6 +41,32 @@ struct regx {
 	size_t first_use; /* litmus offset of its first use */
 };
 
+/* What a parameter or local of an inlined helper stands for. */
+struct binding {
+	CXCursor decl;        /* its ParmDecl or VarDecl */
+	int reg;              /* the register holding it, -1 when val is set */
+	struct ir_expr *val;  /* a parameter bound to a constant or address */
+};
+
+/* One inlined call of a helper function of the preamble. */
+struct frame {
+	CXCursor fn;            /* the helper's definition */
+	const char *name;       /* its name */
+	int instance;           /* which inlined call of the thread (1, 2, ...) */
+	int ret;                /* register of the return value, -1 for void */
+	int flag;               /* set to 1 by a return inside a loop, -1 if none */
+	int wrapped;            /* 1: the body is a one-pass IR_LOOP that a
+				 * return leaves with IR_BREAK */
+	int loop_base;          /* open loops when the body started */
+	int nreturns;           /* return statements lowered so far */
+	int cond_at_entry;      /* lw.cond when the call was inlined */
+	size_t call_off;        /* litmus offset of the call in the litmus file
+				 * (positions in headers map there) */
+	struct binding *binds;  /* its parameters and locals */
+	int nbinds, cap;        /* count, room */
+	struct frame *outer;    /* the caller's frame, NULL in the process body */
+};
+
 /* The lowering of one thread. */
 struct lw {
 	struct ctu *t;            /* the test and its TU */
@@ -51,6 +77,10 @@ struct lw {
 	int nloops;               /* how many */
 	struct regx *rx;          /* per register */
 	int nrx;                  /* room in rx */
+	struct frame *fr;         /* innermost inlined helper, NULL if none */
+	int ninlines;             /* helper calls inlined so far */
+	int cond;                 /* nesting of conditional code (if arms,
+				   * loop bodies, && || ?: operands) */
 };
 
 /* Pseudo destinations for call(). */
@@ -59,27 +89,39 @@ struct lw {
 
 /* --- positions and text ------------------------------------------------ */
 
-static size_t b_start(CXCursor c)
+/* Offset in the virtual file of a location; (size_t)-1 in another file
+ * (a header the preamble includes). */
+static size_t vfile_off(const struct ctu *t, CXSourceLocation loc)
 {
 	unsigned off = 0;
-	clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(c)),
-			      NULL, NULL, NULL, &off);
+	CXFile f = NULL;
+	clang_getFileLocation(loc, &f, NULL, NULL, &off);
+	if (f && !clang_File_isEqual(f, t->main_file))
+		return (size_t)-1;
 	return off;
 }
 
-static size_t b_end(CXCursor c)
+static size_t b_start_t(const struct ctu *t, CXCursor c)
 {
-	unsigned off = 0;
-	clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)),
-			      NULL, NULL, NULL, &off);
-	return off;
+	return vfile_off(t, clang_getRangeStart(clang_getCursorExtent(c)));
 }
 
-/* Litmus offset of a buffer offset (the body start when unmapped). */
+static size_t b_end_t(const struct ctu *t, CXCursor c)
+{
+	return vfile_off(t, clang_getRangeEnd(clang_getCursorExtent(c)));
+}
+
+#define b_start(c) b_start_t(w->t, (c))
+#define b_end(c) b_end_t(w->t, (c))
+
+/* Litmus offset of a buffer offset (the call of the helper, or the body
+ * start, when unmapped). */
 static size_t lit(const struct lw *w, size_t boff)
 {
 	size_t off = ctu_lit_off(w->t, boff);
-	return off == (size_t)-1 ? w->p->body_off : off;
+	if (off != (size_t)-1)
+		return off;
+	return w->fr ? w->fr->call_off : w->p->body_off;
 }
 
 static struct src src_of(const struct lw *w, CXCursor c)
@@ -170,6 +212,8 @@ struct opform {
 	CXCursor kid[2]; /* the operands */
 	char op[4];      /* the operator token */
 	int postfix;     /* unary x++ / x-- */
+	int in_macro;    /* the operator is not in the source text (it comes
+			  * from a macro's body) */
 };
 
 static void opform(struct lw *w, CXCursor e, struct opform *f)
@@ -178,19 +222,32 @@ static void opform(struct lw *w, CXCursor e, struct opform *f)
 	f->nkids = 0;
 	f->op[0] = '\0';
 	f->postfix = 0;
+	f->in_macro = 0;
 	if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator &&
 	    k != CXCursor_CompoundAssignOperator &&
 	    !(k == CXCursor_UnexposedExpr && !transparent(w, e)))
 		return;
 	int n = expr_kids(w, e, f->kid, 2);
+	size_t at = 0, lo = 0, hi = 0; /* operator offset and its bounds */
 	if (n == 1) {
 		f->postfix = b_start(e) == b_start(f->kid[0]);
-		op_at(w, f->postfix ? b_end(f->kid[0]) : b_start(e), f->op);
+		at = f->postfix ? b_end(f->kid[0]) : b_start(e);
+		lo = f->postfix ? b_end(f->kid[0]) : b_start(e);
+		hi = f->postfix ? b_end(e) : b_start(f->kid[0]);
 		f->nkids = 1;
 	} else if (n == 2) {
-		op_at(w, b_end(f->kid[0]), f->op);
+		at = lo = b_end(f->kid[0]);
+		hi = b_start(f->kid[1]);
 		f->nkids = 2;
+	} else {
+		return;
 	}
+	op_at(w, at, f->op);
+	/* In a macro expansion the operands map to the macro's name and
+	 * the operator is not in the text: no room for it there. */
+	struct ctok tok = cscan_token(w->t->buf, at, w->t->len);
+	f->in_macro = at == (size_t)-1 || tok.off < lo ||
+		      tok.off + tok.len > hi;
 }
 
 /* Is op an assignment operator ("=", "+=", ...)? */
@@ -311,10 +368,65 @@ static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b);
 static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 		struct ir_expr **val);
 static int stmt(struct lw *w, CXCursor c, struct bb *b);
+static int push_loop(struct lw *w, CXCursor c, int cont_ok);
+
+/* The binding of decl in the innermost helper frame, or NULL. */
+static struct binding *bound(struct lw *w, CXCursor decl)
+{
+	if (!w->fr)
+		return NULL;
+	for (int i = 0; i < w->fr->nbinds; i++)
+		if (clang_equalCursors(w->fr->binds[i].decl, decl))
+			return &w->fr->binds[i];
+	return NULL;
+}
+
+static struct binding *bind(struct lw *w, CXCursor decl, int reg,
+			    struct ir_expr *val)
+{
+	struct frame *f = w->fr;
+	f->binds = fe_reserve(w->t->scratch, f->binds, sizeof *f->binds,
+			      f->nbinds, &f->cap);
+	struct binding *bd = &f->binds[f->nbinds++];
+	bd->decl = decl;
+	bd->reg = reg;
+	bd->val = val;
+	return bd;
+}
+
+/* A fresh register for a parameter or local of the helper being inlined:
+ * "helper:name", "helper:name#2" for the second inlined call. */
+static int frame_reg(struct lw *w, CXCursor decl)
+{
+	struct frame *f = w->fr;
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(decl));
+	char *ctype = arena_strdup(w->fe->arena, clang_getCString(ts));
+	clang_disposeString(ts);
+	char *name = f->instance > 1
+		? arena_printf(w->fe->arena, "%s:%s#%d", f->name,
+			       spell(w, decl), f->instance)
+		: arena_printf(w->fe->arena, "%s:%s", f->name, spell(w, decl));
+	unsigned off = 0;
+	clang_getFileLocation(clang_getCursorLocation(decl), NULL, NULL, NULL,
+			      &off);
+	int r = fe_reg_use(w->fe, w->tid, name, ctype,
+			   fe_pos(w->fe, lit(w, vfile_off(
+				   w->t, clang_getCursorLocation(decl)))));
+	rx(w, r)->assigned = 1;
+	bind(w, decl, r, NULL);
+	return r;
+}
 
 /* The register a VarDecl names, created on first use. */
 static int reg_of(struct lw *w, CXCursor decl, CXCursor use)
 {
+	if (w->fr) {
+		struct binding *bd = bound(w, decl);
+		if (bd && bd->reg >= 0)
+			return bd->reg;
+		if (!bd)
+			return frame_reg(w, decl);
+	}
 	char *name = spell(w, decl);
 	int implicit = ctu_lit_off(w->t, b_start(decl)) == (size_t)-1;
 	char *ctype = NULL;
@@ -347,6 +459,9 @@ static struct ir_expr *ref(struct lw *w, CXCursor e)
 {
 	CXCursor d = clang_getCursorReferenced(e);
 	struct ir_pos pos = fe_pos(w->fe, lit(w, b_start(e)));
+	struct binding *bd = bound(w, d);
+	if (bd)
+		return bd->val ? bd->val : mk_reg(w, bd->reg, pos);
 	switch (clang_getCursorKind(d)) {
 	case CXCursor_ParmDecl: {
 		struct ir_expr *x = mk(w, IR_E_LOC, pos);
@@ -369,6 +484,17 @@ static int target_reg(struct lw *w, CXCursor lhs, const char *what)
 	CXCursor e = strip(w, lhs);
 	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(e);
+		struct binding *bd = bound(w, d);
+		if (bd && bd->reg >= 0)
+			return bd->reg;
+		if (bd) {
+			char *n = spell(w, e);
+			err_at(w, lhs, "cannot %s parameter '%s' of helper '%s': "
+			       "it stands for the address or constant passed "
+			       "in; copy it into a local variable first", what,
+			       n, w->fr->name);
+			return -1;
+		}
 		if (clang_getCursorKind(d) == CXCursor_VarDecl)
 			return reg_of(w, d, e);
 		if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
@@ -390,7 +516,7 @@ static int is_deref(struct lw *w, CXCursor c, CXCursor *ptr)
 {
 	struct opform f;
 	opform(w, strip(w, c), &f);
-	if (f.nkids != 1 || f.postfix || strcmp(f.op, "*") != 0)
+	if (f.nkids != 1 || f.postfix || f.in_macro || strcmp(f.op, "*") != 0)
 		return 0;
 	*ptr = f.kid[0];
 	return 1;
@@ -528,8 +654,10 @@ static struct ir_expr *branchy(struct lw *w, CXCursor e, struct ir_expr *ea,
 {
 	struct src s = src_of(w, e);
 	struct bb tb = {0}, eb = {0};
+	w->cond++;
 	struct ir_expr *et = then_c ? rv(w, *then_c, &tb) : NULL;
 	struct ir_expr *ee = else_c ? rv(w, *else_c, &eb) : NULL;
+	w->cond--;
 	if ((then_c && !et) || (else_c && !ee))
 		return NULL;
 	struct ir_pos p = s.pos;
@@ -652,6 +780,13 @@ static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b)
 	case CXCursor_UnexposedExpr: {
 		struct opform f;
 		opform(w, e, &f);
+		if (f.nkids && f.in_macro) {
+			err_at(w, e, "an operator from the body of a macro: "
+			       "lkmmc reads operators from the source text "
+			       "(libclang 14 does not give them); write the "
+			       "macro as a static inline function");
+			return NULL;
+		}
 		if (f.nkids == 1)
 			return unary(w, e, &f, b);
 		if (f.nkids == 2)
@@ -670,6 +805,20 @@ static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b)
 	case CXCursor_CallExpr: {
 		struct ir_expr *v = NULL;
 		return call(w, e, b, DST_VALUE, src_of(w, e), &v) ? v : NULL;
+	}
+	case CXCursor_StmtExpr: {
+		/* ({ s1; ...; e; }): the statements, then e's value. */
+		CXCursor *k, *body;
+		int n = ctu_kids(w->t, e, &k);
+		int m = n == 1 ? ctu_kids(w->t, k[0], &body) : 0;
+		for (int i = 0; i + 1 < m; i++)
+			if (!stmt(w, body[i], b))
+				return NULL;
+		if (m > 0 && clang_isExpression(clang_getCursorKind(body[m - 1])))
+			return rv(w, body[m - 1], b);
+		if (m > 0 && !stmt(w, body[m - 1], b))
+			return NULL;
+		return mk_const(w, 0, fe_pos(w->fe, lit(w, b_start(e))));
 	}
 	default:
 		break;
@@ -697,15 +846,151 @@ static struct ir_expr *address(struct lw *w, CXCursor arg,
 	return NULL;
 }
 
+/* Does the cursor tree contain a statement of kind k? */
+struct find_kind {
+	enum CXCursorKind kind; /* what is looked for */
+	int n;                  /* how many were found */
+};
+
+static enum CXChildVisitResult count_kind(CXCursor c, CXCursor parent,
+					  CXClientData data)
+{
+	(void)parent;
+	struct find_kind *fk = data;
+	if (clang_getCursorKind(c) == fk->kind)
+		fk->n++;
+	return CXChildVisit_Recurse;
+}
+
+static int count_of(CXCursor c, enum CXCursorKind kind)
+{
+	struct find_kind fk = { kind, 0 };
+	clang_visitChildren(c, count_kind, &fk);
+	return fk.n;
+}
+
+/* Inline a call of helper def: parameters become registers (or stand for
+ * the address or constant passed), the body is lowered in place, and a
+ * return that is not the body's last statement leaves a one-pass IR_LOOP
+ * around the body. */
+static int inline_call(struct lw *w, CXCursor c, CXCursor def, struct bb *b,
+		       int dst, struct src s, struct ir_expr **val)
+{
+	char *name = spell(w, def);
+	struct frame *first = NULL;
+	int depth = 0;
+	for (struct frame *f = w->fr; f; f = f->outer)
+		if (clang_equalCursors(f->fn, def)) {
+			depth++;
+			first = f;
+		}
+	if (depth > w->fe->unroll) {
+		/* Past the bound: a call reached only under a condition of
+		 * the recursion stops that path as a loop at its bound does;
+		 * an unconditional one can never stop. */
+		if (first && w->cond > first->cond_at_entry) {
+			emit(w, b, IR_LOOP, s, -1);
+			*val = dst >= 0 ? mk_reg(w, dst, s.pos)
+				: dst == DST_VALUE ? mk_const(w, 0, s.pos) : NULL;
+			return 1;
+		}
+		return err_at(w, c, "recursion deeper than --unroll %d: '%s' "
+			      "calls itself unconditionally", w->fe->unroll,
+			      name);
+	}
+	CXCursor *k;
+	int nk = ctu_kids(w->t, def, &k);
+	if (nk == 0 || clang_getCursorKind(k[nk - 1]) != CXCursor_CompoundStmt)
+		return err_at(w, c, "internal error: no body for '%s'", name);
+	CXCursor body = k[nk - 1];
+	int nargs = clang_Cursor_getNumArguments(c);
+	if (nargs != clang_Cursor_getNumArguments(def))
+		return err_at(w, c, "'%s' takes %d arguments but %d are given",
+			      name, clang_Cursor_getNumArguments(def), nargs);
+	struct ir_expr **argv = arena_alloc(w->t->scratch,
+					    (size_t)(nargs + 1) * sizeof *argv);
+	for (int i = 0; i < nargs; i++) {
+		argv[i] = rv(w, clang_Cursor_getArgument(c, (unsigned)i), b);
+		if (!argv[i])
+			return 0;
+	}
+	struct frame fr = {
+		.fn = def, .name = name, .instance = ++w->ninlines, .ret = -1,
+		.flag = -1, .loop_base = w->nloops, .cond_at_entry = w->cond,
+		.outer = w->fr,
+	};
+	size_t here = ctu_lit_off(w->t, b_start(c));
+	fr.call_off = here != (size_t)-1 ? here
+		    : w->fr ? w->fr->call_off : w->p->body_off;
+	CXType rt = clang_getCursorResultType(def);
+	if (rt.kind != CXType_Void)
+		fr.ret = temp(w, s.pos);
+	/* Only a return as the body's last statement needs no jump. */
+	CXCursor *bk;
+	int nb = ctu_kids(w->t, body, &bk);
+	int nret = count_of(body, CXCursor_ReturnStmt);
+	int tail = nb > 0 && clang_getCursorKind(bk[nb - 1]) == CXCursor_ReturnStmt;
+	fr.wrapped = nret > (tail ? 1 : 0);
+	w->fr = &fr;
+	for (int i = 0; i < nargs; i++) {
+		CXCursor pd = clang_Cursor_getArgument(def, (unsigned)i);
+		if (argv[i]->kind == IR_E_LOC || argv[i]->kind == IR_E_CONST) {
+			bind(w, pd, -1, argv[i]);
+			continue;
+		}
+		int r = frame_reg(w, pd);
+		emit(w, b, IR_ASSIGN, s, r)->a = argv[i];
+	}
+	int ok;
+	if (fr.wrapped) {
+		if (count_of(body, CXCursor_WhileStmt) +
+		    count_of(body, CXCursor_DoStmt) +
+		    count_of(body, CXCursor_ForStmt) > 0) {
+			fr.flag = temp(w, s.pos);
+			emit(w, b, IR_ASSIGN, s, fr.flag)->a = mk_const(w, 0, s.pos);
+		}
+		struct bb lb = {0};
+		ok = push_loop(w, c, 0) && stmt(w, body, &lb);
+		if (ok) {
+			w->nloops--;
+			emit(w, &lb, IR_BREAK, s, -1);
+			emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
+		}
+	} else {
+		ok = stmt(w, body, b);
+	}
+	w->fr = fr.outer;
+	if (!ok)
+		return 0;
+	if (dst >= 0 && fr.ret >= 0)
+		emit(w, b, IR_ASSIGN, s, dst)->a = mk_reg(w, fr.ret, s.pos);
+	else if (dst >= 0 || (dst == DST_VALUE && fr.ret < 0))
+		return err_at(w, c, "'%s' returns nothing; it cannot be used "
+			      "in an expression or assigned", name);
+	*val = dst >= 0 ? mk_reg(w, dst, s.pos)
+	     : dst == DST_VALUE ? mk_reg(w, fr.ret, s.pos) : NULL;
+	return 1;
+}
+
 static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 		struct ir_expr **val)
 {
 	char *name = spell(w, c);
 	const struct kapi *k = kapi_find(name);
 	if (!k) {
-		if (!*name)
-			return err_at(w, c, "unsupported call: only kernel "
-				      "primitives can be called");
+		CXCursor callee = clang_getCursorReferenced(c);
+		enum CXCursorKind ck = clang_getCursorKind(callee);
+		if (ck == CXCursor_FunctionDecl) {
+			CXCursor def = clang_getCursorDefinition(callee);
+			if (clang_getCursorKind(def) == CXCursor_FunctionDecl)
+				return inline_call(w, c, def, b, dst, s, val);
+		}
+		if (!*name || ck == CXCursor_VarDecl || ck == CXCursor_ParmDecl ||
+		    ck == CXCursor_FieldDecl)
+			return err_at(w, c, "unsupported call: calls through "
+				      "function pointers are not supported; "
+				      "call a kernel primitive or a helper "
+				      "defined in the preamble");
 		return err_at(w, c, "unknown kernel primitive '%s' (lkmmc "
 			      "knows the macros of linux-kernel.def and "
 			      "atomic_add_unless)", name);
@@ -816,6 +1101,8 @@ static int expr_stmt(struct lw *w, CXCursor c, struct bb *b)
 		return call(w, e, b, DST_NONE, s, &v);
 	struct opform f;
 	opform(w, e, &f);
+	if (f.nkids && f.in_macro)
+		return rv(w, c, b) != NULL; /* the error */
 	if (f.nkids == 2 && strcmp(f.op, "=") == 0) {
 		if (is_deref(w, f.kid[0], &ptr)) {
 			struct ir_expr *a = rv(w, ptr, b);
@@ -899,7 +1186,10 @@ static int if_stmt(struct lw *w, CXCursor c, struct bb *b)
 	if (!ec)
 		return 0;
 	struct bb tb = {0}, eb = {0};
-	if (!stmt(w, k[1], &tb) || (n == 3 && !stmt(w, k[2], &eb)))
+	w->cond++;
+	int ok = stmt(w, k[1], &tb) && (n < 3 || stmt(w, k[2], &eb));
+	w->cond--;
+	if (!ok)
 		return 0;
 	struct ir_instr *in = emit(w, b, IR_IF, s, -1);
 	in->a = ec;
@@ -959,6 +1249,7 @@ static int loop_stmt(struct lw *w, CXCursor c, struct bb *b)
 	if (!body)
 		return err_at(w, c, "malformed loop");
 	struct src s = head_src(w, c, cond);
+	int returns_before = w->fr ? w->fr->nreturns : 0;
 	if (init && !(clang_getCursorKind(*init) == CXCursor_DeclStmt
 		      ? stmt(w, *init, b) : expr_stmt(w, *init, b)))
 		return 0;
@@ -974,7 +1265,10 @@ static int loop_stmt(struct lw *w, CXCursor c, struct bb *b)
 		return 0;
 	if (kind == CXCursor_DoStmt)
 		w->loops[w->nloops - 1] = 0;
-	if (!stmt(w, *body, &lb))
+	w->cond++;
+	int ok = stmt(w, *body, &lb);
+	w->cond--;
+	if (!ok)
 		return 0;
 	w->nloops--;
 	if (inc && !expr_stmt(w, *inc, &lb))
@@ -986,6 +1280,13 @@ static int loop_stmt(struct lw *w, CXCursor c, struct bb *b)
 		break_unless(w, &lb, ec, s);
 	}
 	emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
+	if (w->fr && w->fr->wrapped && w->fr->nreturns > returns_before) {
+		struct bb tb = {0};
+		emit(w, &tb, IR_BREAK, s, -1);
+		struct ir_instr *in = emit(w, b, IR_IF, s, -1);
+		in->a = mk_reg(w, w->fr->flag, s.pos);
+		in->then_b = fin(&tb);
+	}
 	return 1;
 }
 
@@ -1029,6 +1330,30 @@ static const char *keyword(struct lw *w, CXCursor c)
 	return arena_strndup(w->fe->arena, w->t->buf + tok.off, tok.len);
 }
 
+/* return [v]; inside an inlined helper. */
+static int return_stmt(struct lw *w, CXCursor c, struct bb *b)
+{
+	struct frame *f = w->fr;
+	struct src s = src_of(w, c);
+	CXCursor kid[1];
+	if (expr_kids(w, c, kid, 1) == 1) {
+		if (f->ret < 0) {
+			struct ir_expr *v = rv(w, kid[0], b);
+			if (!v)
+				return 0;
+		} else if (!assign_to(w, f->ret, kid[0], b, s)) {
+			return 0;
+		}
+	}
+	f->nreturns++;
+	if (!f->wrapped)
+		return 1;
+	if (w->nloops > f->loop_base + 1)
+		emit(w, b, IR_ASSIGN, s, f->flag)->a = mk_const(w, 1, s.pos);
+	emit(w, b, IR_BREAK, s, -1);
+	return 1;
+}
+
 static int stmt(struct lw *w, CXCursor c, struct bb *b)
 {
 	enum CXCursorKind kind = clang_getCursorKind(c);
@@ -1065,7 +1390,14 @@ static int stmt(struct lw *w, CXCursor c, struct bb *b)
 		return 1;
 	case CXCursor_NullStmt:
 		return 1;
+	case CXCursor_ReturnStmt:
+		if (w->fr)
+			return return_stmt(w, c, b);
+		break;
 	default:
+		break;
+	}
+	{
 		if (clang_isExpression(kind))
 			return expr_stmt(w, c, b);
 		return err_at(w, c, "'%s' is not supported in a process body",

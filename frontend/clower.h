@@ -19,6 +19,8 @@ struct ctu_chunk {
 	size_t buf_off; /* where it starts in the virtual file */
 	size_t lit_off; /* where it starts in the litmus text */
 	size_t len;     /* its length */
+	int fixed;      /* 1: a header the preamble includes, copied in;
+			 * every byte maps to lit_off (the #include) */
 };
 
 /* One test as libclang sees it. */
@@ -29,6 +31,7 @@ struct ctu {
 	struct ctu_chunk *chunks;  /* copied runs, in buffer order */
 	int nchunks;               /* how many */
 	CXTranslationUnit tu;      /* libclang's parse of buf */
+	CXFile main_file;          /* buf as libclang knows it (vs headers) */
 	struct arena *scratch;     /* per-test scratch (cursor lists) */
 };
 

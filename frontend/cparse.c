@@ -137,14 +137,98 @@ static void vb_copy(struct strbuf *b, struct fe *fe, size_t a, size_t e,
 	chunk->buf_off = b->len;
 	chunk->lit_off = a;
 	chunk->len = e - a;
+	chunk->fixed = 0;
 	strbuf_put(b, fe->text + a, e - a);
 	strbuf_put(b, "\n", 1);
 }
 
-static int is_reserved(const char *s, size_t n)
+/* A name the preamble defines at file scope (a macro, a typedef, an enum
+ * constant): bodies use it without it being a register. */
+struct pname {
+	size_t off; /* where it is defined in the litmus text */
+	size_t len; /* its length */
+};
+
+/* The preamble's file-scope names (macros, typedefs, enum constants). */
+struct pnames {
+	struct pname *v; /* the names */
+	int n, cap;      /* count, room */
+};
+
+static void pname_add(struct fe *fe, struct pnames *pn, struct ctok tok)
+{
+	pn->v = fe_reserve(fe->arena, pn->v, sizeof *pn->v, pn->n, &pn->cap);
+	pn->v[pn->n].off = tok.off;
+	pn->v[pn->n].len = tok.len;
+	pn->n++;
+}
+
+/* Collect the names a token scan of the preamble finds: "#define NAME",
+ * the last identifier of a file-scope "typedef ...;", and the constants of
+ * an "enum { A, B = 2 }" (identifiers after its '{' or a ','). */
+static void preamble_names(struct fe *fe, struct pnames *pn)
+{
+	const char *t = fe->text;
+	size_t off = fe->preamble_off, end = fe->preamble_end;
+	int depth = 0, in_typedef = 0, enum_depth = -1, want_enum = 0;
+	struct ctok last_ident = { CT_EOF, 0, 0 }, prev = last_ident;
+	for (;;) {
+		struct ctok tok = cscan_token(t, off, end);
+		if (tok.kind == CT_EOF || tok.kind == CT_BAD)
+			return;
+		off = tok.off + tok.len;
+		if (tok.kind == CT_HASH) {
+			struct ctok d = cscan_token(t, off, end);
+			struct ctok nm = cscan_token(t, d.off + d.len, end);
+			if (d.kind == CT_IDENT && fe_word_is(t + d.off, d.len, "define") &&
+			    nm.kind == CT_IDENT)
+				pname_add(fe, pn, nm);
+			while (off < end && t[off] != '\n') {
+				if (t[off] == '\\' && off + 1 < end && t[off + 1] == '\n')
+					off++;
+				off++;
+			}
+			prev.kind = CT_EOF;
+			continue;
+		}
+		int punct = tok.kind == CT_PUNCT && tok.len == 1;
+		if (tok.kind == CT_IDENT) {
+			if (fe_word_is(t + tok.off, tok.len, "typedef") && depth == 0)
+				in_typedef = 1;
+			else if (fe_word_is(t + tok.off, tok.len, "enum"))
+				want_enum = 1;
+			else if (enum_depth == depth && prev.kind == CT_PUNCT &&
+				 prev.len == 1 && (t[prev.off] == '{' || t[prev.off] == ','))
+				pname_add(fe, pn, tok);
+			last_ident = tok;
+		} else if (punct && t[tok.off] == '{') {
+			depth++;
+			if (want_enum)
+				enum_depth = depth;
+			want_enum = 0;
+		} else if (punct && t[tok.off] == '}') {
+			if (enum_depth == depth)
+				enum_depth = -1;
+			depth--;
+		} else if (punct && t[tok.off] == ';') {
+			if (in_typedef && depth == 0 && last_ident.kind == CT_IDENT)
+				pname_add(fe, pn, last_ident);
+			if (depth == 0)
+				in_typedef = 0;
+			want_enum = 0;
+		}
+		prev = tok;
+	}
+}
+
+static int is_reserved(const struct fe *fe, const struct pnames *pn,
+		       const char *s, size_t n)
 {
 	for (int i = 0; reserved[i]; i++)
 		if (fe_word_is(s, n, reserved[i]))
+			return 1;
+	for (int i = 0; i < pn->n; i++)
+		if (pn->v[i].len == n && memcmp(fe->text + pn->v[i].off, s, n) == 0)
 			return 1;
 	char name[64];
 	if (n >= sizeof name)
@@ -169,7 +253,8 @@ struct scan {
 
 /* Scan the body of p for the identifiers it uses that are neither
  * keywords, types, API names, called functions nor parameters. */
-static int scan_body(struct fe *fe, const struct fe_proc *p, struct scan *sc)
+static int scan_body(struct fe *fe, const struct fe_proc *p,
+		     const struct pnames *pn, struct scan *sc)
 {
 	const char *t = fe->text;
 	size_t end = p->body_end + 1;
@@ -193,7 +278,7 @@ static int scan_body(struct fe *fe, const struct fe_proc *p, struct scan *sc)
 					"in a process body");
 		}
 		off = tok.off + tok.len;
-		int skip = tok.kind != CT_IDENT || is_reserved(t + tok.off, tok.len);
+		int skip = tok.kind != CT_IDENT || is_reserved(fe, pn, t + tok.off, tok.len);
 		if (!skip && prev1.kind == CT_IDENT &&
 		    (fe_word_is(t + prev1.off, prev1.len, "struct") ||
 		     fe_word_is(t + prev1.off, prev1.len, "union") ||
@@ -266,7 +351,7 @@ size_t ctu_lit_off(const struct ctu *t, size_t buf_off)
 	for (int i = 0; i < t->nchunks; i++) {
 		const struct ctu_chunk *c = &t->chunks[i];
 		if (buf_off >= c->buf_off && buf_off <= c->buf_off + c->len)
-			return c->lit_off + (buf_off - c->buf_off);
+			return c->lit_off + (c->fixed ? 0 : buf_off - c->buf_off);
 	}
 	return (size_t)-1;
 }
@@ -307,8 +392,20 @@ static int check_diags(struct ctu *t)
 			continue;
 		}
 		CXSourceLocation loc = clang_getDiagnosticLocation(dg);
-		unsigned off = 0;
-		clang_getFileLocation(loc, NULL, NULL, NULL, &off);
+		unsigned off = 0, line = 0, col = 0;
+		CXFile f = NULL;
+		clang_getFileLocation(loc, &f, &line, &col, &off);
+		if (f && !clang_File_isEqual(f, t->main_file)) {
+			/* In a header the preamble includes. */
+			CXString fn = clang_getFileName(f);
+			fe_error(t->fe, t->fe->preamble_off, "in %s:%u:%u: %s",
+				 clang_getCString(fn), line, col,
+				 clang_getCString(msg));
+			clang_disposeString(fn);
+			clang_disposeString(msg);
+			clang_disposeDiagnostic(dg);
+			return 0;
+		}
 		size_t lit = ctu_lit_off(t, off);
 		if (lit == (size_t)-1)
 			lit = t->fe->procs[0].name_off;
@@ -358,6 +455,14 @@ static int lower_all(struct ctu *t)
 		if (clang_getCursorKind(f) != CXCursor_FunctionDecl ||
 		    !clang_isCursorDefinition(f))
 			continue;
+		/* Helpers of the preamble are definitions too. */
+		CXString fn = clang_getCursorSpelling(f);
+		char want[32];
+		snprintf(want, sizeof want, "P%d", fe->procs[k].id);
+		int is_proc = strcmp(clang_getCString(fn), want) == 0;
+		clang_disposeString(fn);
+		if (!is_proc)
+			continue;
 		int nf = ctu_kids(t, f, &fk);
 		int no = nf ? ctu_kids(t, fk[nf - 1], &outer) : 0;
 		if (no == 0 ||
@@ -377,15 +482,136 @@ static int lower_all(struct ctu *t)
 	return 1;
 }
 
+/* The folder of the litmus file, for #include "x.h" ("." when none). */
+static char *litmus_dir(struct fe *fe)
+{
+	const char *slash = strrchr(fe->file, '/');
+	if (!slash)
+		return arena_strdup(fe->arena, ".");
+	if (slash == fe->file)
+		return arena_strdup(fe->arena, "/");
+	return arena_strndup(fe->arena, fe->file, (size_t)(slash - fe->file));
+}
+
+/* If the line at off is '#include "name"', sets *name and *nlen. */
+static int include_at(const char *t, size_t off, size_t end, size_t *name,
+		      size_t *nlen)
+{
+	size_t i = off;
+	while (i < end && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	if (i >= end || t[i] != '#')
+		return 0;
+	i++;
+	while (i < end && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	if (end - i < 7 || memcmp(t + i, "include", 7) != 0)
+		return 0;
+	i += 7;
+	while (i < end && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	if (i >= end || t[i] != '"')
+		return 0;
+	size_t a = ++i;
+	while (i < end && t[i] != '"' && t[i] != '\n')
+		i++;
+	if (i >= end || t[i] != '"')
+		return 0;
+	*name = a;
+	*nlen = i - a;
+	return 1;
+}
+
+/* Copy the preamble into b, with each '#include "x.h"' replaced by the
+ * file x.h next to the litmus file (so that lowering can read its text). */
+static int emit_preamble(struct ctu *t, struct strbuf *b, const char *dir)
+{
+	struct fe *fe = t->fe;
+	const char *txt = fe->text;
+	size_t from = fe->preamble_off, end = fe->preamble_end;
+	for (size_t line = from; line < end;) {
+		size_t eol = line;
+		while (eol < end && txt[eol] != '\n')
+			eol++;
+		size_t name, nlen;
+		if (!include_at(txt, line, eol, &name, &nlen)) {
+			line = eol + 1;
+			continue;
+		}
+		if (line > from)
+			vb_copy(b, fe, from, line, &t->chunks[t->nchunks++]);
+		char *fname = arena_strndup(fe->arena, txt + name, nlen);
+		char *path = fname[0] == '/' ? fname
+			: arena_printf(fe->arena, "%s/%s", dir, fname);
+		FILE *in = fopen(path, "rb");
+		if (!in)
+			return fe_error(fe, line, "cannot open the header \"%s\" "
+					"(%s): put it next to the litmus file",
+					fname, path);
+		struct ctu_chunk *c = &t->chunks[t->nchunks++];
+		c->buf_off = b->len;
+		c->lit_off = line;
+		c->fixed = 1;
+		char chunk[4096];
+		size_t n;
+		while ((n = fread(chunk, 1, sizeof chunk, in)) > 0)
+			strbuf_put(b, chunk, n);
+		fclose(in);
+		strbuf_put(b, "\n", 1);
+		c->len = b->len - c->buf_off;
+		from = line = eol < end ? eol + 1 : end;
+	}
+	if (from < end)
+		vb_copy(b, fe, from, end, &t->chunks[t->nchunks++]);
+	return 1;
+}
+
+/* The preamble may define types, macros and functions, not variables:
+ * shared memory is declared in the init block. */
+static int check_preamble(struct ctu *t)
+{
+	CXCursor *top;
+	int n = ctu_kids(t, clang_getTranslationUnitCursor(t->tu), &top);
+	for (int i = 0; i < n; i++) {
+		if (clang_getCursorKind(top[i]) != CXCursor_VarDecl)
+			continue;
+		unsigned off = 0;
+		CXFile f;
+		clang_getFileLocation(clang_getCursorLocation(top[i]), &f, NULL,
+				      NULL, &off);
+		if (!clang_File_isEqual(f, t->main_file))
+			continue;
+		size_t lit = ctu_lit_off(t, off);
+		if (lit == (size_t)-1)
+			continue;
+		CXString nm = clang_getCursorSpelling(top[i]);
+		fe_error(t->fe, lit, "global variable '%s' in the C preamble: "
+			 "declare shared locations in the init block and pass "
+			 "them to the processes", clang_getCString(nm));
+		clang_disposeString(nm);
+		return 0;
+	}
+	return 1;
+}
+
 int cparse_bodies(struct cparse *cp, struct fe *fe)
 {
 	struct strbuf b = {0};
 	strbuf_put(&b, cp->prelude, cp->prelude_len);
 	struct ctu t = { .fe = fe };
 	t.scratch = arena_new();
-	t.chunks = arena_alloc(t.scratch,
-			       (size_t)(2 * fe->nprocs) * sizeof *t.chunks);
+	int nlines = 0;
+	for (size_t i = fe->preamble_off; i < fe->preamble_end; i++)
+		nlines += fe->text[i] == '\n';
+	t.chunks = arena_alloc(t.scratch, (size_t)(2 * fe->nprocs + 2 +
+						  2 * nlines) * sizeof *t.chunks);
+	struct pnames pn = {0};
+	char *dir = litmus_dir(fe);
 	int ok = 1;
+	if (fe->preamble_end > fe->preamble_off) {
+		ok = emit_preamble(&t, &b, dir);
+		preamble_names(fe, &pn);
+	}
 	for (int k = 0; ok && k < fe->nprocs; k++) {
 		const struct fe_proc *p = &fe->procs[k];
 		strbuf_str(&b, "void\n");
@@ -393,7 +619,7 @@ int cparse_bodies(struct cparse *cp, struct fe *fe)
 			&t.chunks[t.nchunks++]);
 		struct scan sc = {0};
 		strbuf_str(&b, "{");
-		ok = scan_body(fe, p, &sc);
+		ok = scan_body(fe, p, &pn, &sc);
 		if (ok)
 			declare_scan(fe, &sc, &b);
 		strbuf_str(&b, "\n");
@@ -403,11 +629,12 @@ int cparse_bodies(struct cparse *cp, struct fe *fe)
 		free(sc.imp);
 	}
 	if (ok) {
-		static const char *const args[] = {
+		const char *args[] = {
 			"-x", "c", "-std=gnu11", "-w", "-nostdinc",
 			"-ferror-limit=5", "-Wno-int-conversion",
 			"-Xclang", "-frecovery-ast",
 			"-Xclang", "-frecovery-ast-type",
+			"-iquote", dir,
 		};
 		struct CXUnsavedFile uf = { VFILE, b.p, (unsigned long)b.len };
 		t.buf = b.p;
@@ -416,12 +643,15 @@ int cparse_bodies(struct cparse *cp, struct fe *fe)
 			cp->index, VFILE, args,
 			(int)(sizeof args / sizeof args[0]), &uf, 1,
 			CXTranslationUnit_None, &t.tu);
-		if (ec != CXError_Success || !t.tu)
+		if (ec != CXError_Success || !t.tu) {
 			ok = fe_error(fe, fe->procs[0].name_off,
 				      "libclang could not parse the process "
 				      "bodies (error %d)", (int)ec);
-		else
-			ok = check_diags(&t) && lower_all(&t);
+		} else {
+			t.main_file = clang_getFile(t.tu, VFILE);
+			ok = check_diags(&t) && check_preamble(&t) &&
+			     lower_all(&t);
+		}
 	}
 	if (t.tu)
 		clang_disposeTranslationUnit(t.tu);

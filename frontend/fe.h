@@ -57,6 +57,10 @@ struct fe {
 	struct fe_proc *procs;   /* processes in file order */
 	int nprocs;              /* how many */
 	size_t clauses_off;      /* where the final clauses start */
+	size_t preamble_off;     /* the C preamble between the init block and
+				  * P0 (shared #defines, structs, helpers) */
+	size_t preamble_end;     /* its end; == preamble_off when none */
+	int unroll;              /* helper recursion bound (--unroll) */
 };
 
 /* Line and column (1-based, bytes) of a text offset. */

@@ -17,6 +17,7 @@
 
 struct frontend {
 	struct cparse *cp; /* libclang index and prelude, reused */
+	int unroll;        /* how deep helpers may recurse (--unroll) */
 };
 
 struct frontend *frontend_new(void)
@@ -25,7 +26,13 @@ struct frontend *frontend_new(void)
 	if (!f)
 		abort();
 	f->cp = cparse_new();
+	f->unroll = 2;
 	return f;
+}
+
+void frontend_set_unroll(struct frontend *f, int n)
+{
+	f->unroll = n;
 }
 
 void frontend_free(struct frontend *f)
@@ -47,7 +54,7 @@ struct ir_program *frontend_parse_text(struct frontend *f, const char *path,
 	prog->file = arena_strdup(arena, path);
 	struct fe fe = {
 		.prog = prog, .arena = arena, .d = d, .file = prog->file,
-		.text = text, .len = strlen(text),
+		.text = text, .len = strlen(text), .unroll = f->unroll,
 	};
 	int nl = 1;
 	for (size_t i = 0; i < fe.len; i++)

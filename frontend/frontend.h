@@ -20,6 +20,9 @@ struct frontend;
 /* One front end per batch: it keeps the libclang index across tests. */
 struct frontend *frontend_new(void);
 void frontend_free(struct frontend *fe);
+/* How many times a helper function may be inlined into itself (recursion
+ * depth; --unroll, default 2). */
+void frontend_set_unroll(struct frontend *fe, int n);
 
 /* Parse one litmus file.  Returns NULL and fills d on error. */
 struct ir_program *frontend_parse_file(struct frontend *fe, const char *path,

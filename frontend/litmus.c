@@ -365,6 +365,59 @@ static int parse_params(struct fe *fe, struct fe_proc *p, size_t lp, size_t rp)
 	}
 }
 
+/* The C preamble: when the init block is not followed by a process, C text
+ * (preprocessor lines, struct definitions, typedefs, helper functions) runs
+ * up to the first "PN(" outside braces and preprocessor lines.  Sets
+ * fe->preamble_off/end; returns the offset of the first process. */
+static int find_preamble(struct fe *fe, size_t off, size_t *first)
+{
+	struct lexer lx;
+	lex_init(&lx, fe, off, fe->len);
+	if (!lex_skip(&lx))
+		return 0;
+	int id;
+	size_t lp;
+	fe->preamble_off = fe->preamble_end = lx.off;
+	*first = lx.off;
+	if (lx.off >= fe->len || at_process(fe, lx.off, &id, &lp))
+		return 1;
+	const char *t = fe->text;
+	int depth = 0;
+	size_t pos = lx.off;
+	for (;;) {
+		struct ctok tok = cscan_token(t, pos, fe->len);
+		if (tok.kind == CT_EOF)
+			return fe_error(fe, lx.off,
+					"expected a process 'P0(...) { ... }' "
+					"after the init block and the C preamble");
+		if (tok.kind == CT_BAD)
+			return fe_error(fe, tok.off, "unterminated comment or "
+					"literal in the C preamble");
+		pos = tok.off + tok.len;
+		if (tok.kind == CT_HASH) {
+			/* A directive runs to the end of its line (with
+			 * backslash continuations). */
+			while (pos < fe->len && t[pos] != '\n') {
+				if (t[pos] == '\\' && pos + 1 < fe->len &&
+				    t[pos + 1] == '\n')
+					pos++;
+				pos++;
+			}
+			continue;
+		}
+		if (tok.kind == CT_PUNCT && tok.len == 1 && t[tok.off] == '{')
+			depth++;
+		else if (tok.kind == CT_PUNCT && tok.len == 1 && t[tok.off] == '}')
+			depth--;
+		else if (depth == 0 && tok.kind == CT_IDENT &&
+			 at_process(fe, tok.off, &id, &lp)) {
+			fe->preamble_end = tok.off;
+			*first = tok.off;
+			return 1;
+		}
+	}
+}
+
 /* All processes from off; sets fe->clauses_off after the last one. */
 static int parse_processes(struct fe *fe, size_t off)
 {
@@ -499,7 +552,10 @@ int litmus_parse(struct fe *fe, struct cparse *cp)
 	ic.tail = &ic.head;
 	if (!parse_init(&ic, lx.off))
 		return 0;
-	if (!parse_processes(fe, ic.lx.off))
+	size_t first;
+	if (!find_preamble(fe, ic.lx.off, &first))
+		return 0;
+	if (!parse_processes(fe, first))
 		return 0;
 	if (!make_threads(fe, ic.head))
 		return 0;
