@@ -369,6 +369,7 @@ static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 		struct ir_expr **val);
 static int stmt(struct lw *w, CXCursor c, struct bb *b);
 static int push_loop(struct lw *w, CXCursor c, int cont_ok);
+static struct ir_expr *lv_addr(struct lw *w, CXCursor c, struct bb *b);
 
 /* The binding of decl in the innermost helper frame, or NULL. */
 static struct binding *bound(struct lw *w, CXCursor decl)
@@ -511,10 +512,17 @@ static int target_reg(struct lw *w, CXCursor lhs, const char *what)
 	return -1;
 }
 
-/* Is c (stripped) a prefix "*p"?  Sets *ptr to p. */
+/* Is c (stripped) memory: a prefix "*p" (sets *ptr to p), a struct field
+ * "s->f" / "s.f" or an array element "a[i]" (sets *ptr to c)?  lv_addr()
+ * gives its address. */
 static int is_deref(struct lw *w, CXCursor c, CXCursor *ptr)
 {
 	struct opform f;
+	enum CXCursorKind k = clang_getCursorKind(strip(w, c));
+	if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+		*ptr = c;
+		return 1;
+	}
 	opform(w, strip(w, c), &f);
 	if (f.nkids != 1 || f.postfix || f.in_macro || strcmp(f.op, "*") != 0)
 		return 0;
@@ -533,7 +541,7 @@ static int assign_to(struct lw *w, int dst, CXCursor rhs, struct bb *b,
 		return call(w, e, b, dst, s, &v);
 	}
 	if (is_deref(w, e, &ptr)) {
-		struct ir_expr *a = rv(w, ptr, b);
+		struct ir_expr *a = lv_addr(w, e, b);
 		if (!a)
 			return 0;
 		struct ir_instr *in = emit(w, b, IR_LOAD, s, dst);
@@ -560,7 +568,7 @@ static int update(struct lw *w, CXCursor target, enum ir_binop op,
 			return err_at(w, target,
 				      "a store inside an expression cannot be "
 				      "ordered; make it a statement of its own");
-		struct ir_expr *a = rv(w, ptr, b);
+		struct ir_expr *a = lv_addr(w, target, b);
 		if (!a)
 			return 0;
 		int t = temp(w, s.pos);
@@ -608,7 +616,7 @@ static struct ir_expr *unary(struct lw *w, CXCursor e, const struct opform *f,
 	if (strcmp(op, "&") == 0) {
 		CXCursor ptr;
 		if (is_deref(w, child, &ptr))
-			return rv(w, ptr, b);
+			return lv_addr(w, child, b);
 		err_at(w, e, "cannot take the address of '%s' in a process "
 		       "body; parameters are already addresses (use x, not &x)",
 		       src_of(w, child).text);
@@ -806,6 +814,19 @@ static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b)
 		struct ir_expr *v = NULL;
 		return call(w, e, b, DST_VALUE, src_of(w, e), &v) ? v : NULL;
 	}
+	case CXCursor_MemberRefExpr:
+	case CXCursor_ArraySubscriptExpr: {
+		/* A plain read of a field or element. */
+		struct ir_expr *a = lv_addr(w, e, b);
+		if (!a)
+			return NULL;
+		struct src s = src_of(w, e);
+		int t = temp(w, s.pos);
+		struct ir_instr *in = emit(w, b, IR_LOAD, s, t);
+		in->a = a;
+		in->order = IR_ORD_PLAIN;
+		return mk_reg(w, t, s.pos);
+	}
 	case CXCursor_StmtExpr: {
 		/* ({ s1; ...; e; }): the statements, then e's value. */
 		CXCursor *k, *body;
@@ -830,6 +851,133 @@ static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b)
 	return NULL;
 }
 
+/* --- struct fields and array elements ---------------------------------- */
+
+/* The canonical spelling of a type ("struct foo"). */
+static char *type_name(struct lw *w, CXType ty)
+{
+	CXString ts = clang_getTypeSpelling(clang_getCanonicalType(ty));
+	char *r = arena_strdup(w->fe->arena, clang_getCString(ts));
+	clang_disposeString(ts);
+	return r;
+}
+
+/* The address of part suffix (".f", "[2]") of the object whose address is
+ * obj and whose type is tname: that location when obj is known, else a
+ * choice over every object of that type (an address dependency on obj);
+ * an address that is no such object is accessed as it is. */
+static struct ir_expr *select_part(struct lw *w, CXCursor at,
+				   struct ir_expr *obj, const char *tname,
+				   const char *suffix)
+{
+	const struct ir_program *prog = w->fe->prog;
+	if (obj->kind == IR_E_LOC) {
+		const char *n = arena_printf(w->fe->arena, "%s%s",
+					     prog->locs[obj->loc].name, suffix);
+		int l = ir_find_loc(prog, n);
+		if (l < 0) {
+			err_at(w, at, "no location '%s': '%s' has no such "
+			       "field or element", n, prog->locs[obj->loc].name);
+			return NULL;
+		}
+		struct ir_expr *x = mk(w, IR_E_LOC, obj->pos);
+		x->loc = l;
+		return x;
+	}
+	if (obj->kind == IR_E_COND && obj->b->kind == IR_E_LOC) {
+		/* A choice made by an outer field access: choose inside. */
+		struct ir_expr *b = select_part(w, at, obj->b, tname, suffix);
+		struct ir_expr *c = obj->c->kind == IR_E_LOC ||
+				    obj->c->kind == IR_E_COND
+			? select_part(w, at, obj->c, tname, suffix) : obj->c;
+		if (!b || !c)
+			return NULL;
+		struct ir_expr *x = mk(w, IR_E_COND, obj->pos);
+		x->a = obj->a;
+		x->b = b;
+		x->c = c;
+		return x;
+	}
+	struct ir_expr *r = obj;
+	for (int i = prog->nlocs - 1; i >= 0; i--) {
+		if (strcmp(prog->locs[i].ctype, tname) != 0)
+			continue;
+		const char *n = arena_printf(w->fe->arena, "%s%s",
+					     prog->locs[i].name, suffix);
+		int l = ir_find_loc(prog, n);
+		if (l < 0)
+			continue;
+		struct ir_expr *base = mk(w, IR_E_LOC, obj->pos), *part;
+		base->loc = i;
+		part = mk(w, IR_E_LOC, obj->pos);
+		part->loc = l;
+		struct ir_expr *c = mk(w, IR_E_COND, obj->pos);
+		c->a = mk_bin(w, IR_EQ, obj, base);
+		c->b = part;
+		c->c = r;
+		r = c;
+	}
+	return r;
+}
+
+/* The address of memory lvalue c: "*p", "s->f", "s.f", "a[i]". */
+static struct ir_expr *lv_addr(struct lw *w, CXCursor c, struct bb *b)
+{
+	CXCursor e = strip(w, c), kid[2];
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_MemberRefExpr) {
+		if (expr_kids(w, e, kid, 1) != 1) {
+			err_at(w, e, "unsupported field access");
+			return NULL;
+		}
+		CXType bt = clang_getCanonicalType(clang_getCursorType(kid[0]));
+		int arrow = bt.kind == CXType_Pointer;
+		struct ir_expr *obj = arrow ? rv(w, kid[0], b)
+					    : lv_addr(w, kid[0], b);
+		if (!obj)
+			return NULL;
+		char *tn = type_name(w, arrow ? clang_getPointeeType(bt) : bt);
+		return select_part(w, e, obj, tn,
+				   arena_printf(w->fe->arena, ".%s", spell(w, e)));
+	}
+	if (k == CXCursor_ArraySubscriptExpr) {
+		if (expr_kids(w, e, kid, 2) != 2) {
+			err_at(w, e, "unsupported array access");
+			return NULL;
+		}
+		CXCursor base = strip(w, kid[0]);
+		CXType at = clang_getCanonicalType(clang_getCursorType(base));
+		if (at.kind != CXType_ConstantArray) {
+			err_at(w, e, "indexing is supported on arrays declared "
+			       "with a size (in a struct), not on pointers");
+			return NULL;
+		}
+		struct ir_expr *obj = lv_addr(w, base, b);
+		struct ir_expr *ix = obj ? rv(w, kid[1], b) : NULL;
+		if (!ix)
+			return NULL;
+		long n = clang_getNumElements(at);
+		if (ix->kind != IR_E_CONST) {
+			err_at(w, kid[1], "cannot prove index in range: only "
+			       "constant indices are supported");
+			return NULL;
+		}
+		if (ix->num < 0 || ix->num >= n) {
+			err_at(w, kid[1], "index %ld is out of range: the array "
+			       "has %ld elements", ix->num, n);
+			return NULL;
+		}
+		return select_part(w, e, obj, type_name(w, at),
+				   arena_printf(w->fe->arena, "[%ld]", ix->num));
+	}
+	CXCursor ptr;
+	if (!is_deref(w, e, &ptr)) {
+		err_at(w, e, "not memory: expected *p, s->f, s.f or a[i]");
+		return NULL;
+	}
+	return rv(w, ptr, b);
+}
+
 /* --- kernel primitives ------------------------------------------------- */
 
 /* The address operand of primitive k from argument arg. */
@@ -840,7 +988,7 @@ static struct ir_expr *address(struct lw *w, CXCursor arg,
 		return rv(w, arg, b);
 	CXCursor ptr;
 	if (is_deref(w, arg, &ptr))
-		return rv(w, ptr, b);
+		return lv_addr(w, arg, b);
 	err_at(w, arg, "%s takes a dereference such as %s(*x), not '%s'",
 	       k->name, k->name, src_of(w, arg).text);
 	return NULL;
@@ -972,6 +1120,48 @@ static int inline_call(struct lw *w, CXCursor c, CXCursor def, struct bb *b,
 	return 1;
 }
 
+/* smp_cond_load_acquire(p, cond) and friends, as the prelude macros pass
+ * them: (p, ({ long VAL; (cond); })).  Lowered as the kernel defines them:
+ *     loop { VAL = READ_ONCE(*p); if (cond) break; }  [smp_rmb();]
+ * with the value VAL. */
+static int cond_load(struct lw *w, CXCursor c, const struct kapi *k,
+		     struct bb *b, int dst, struct src s, struct ir_expr **val)
+{
+	CXCursor se = strip(w, clang_Cursor_getArgument(c, 1)), *sk, *body, *dk;
+	int n = clang_getCursorKind(se) == CXCursor_StmtExpr
+		? ctu_kids(w->t, se, &sk) : 0;
+	int m = n == 1 ? ctu_kids(w->t, sk[0], &body) : 0;
+	if (m != 2 || clang_getCursorKind(body[0]) != CXCursor_DeclStmt ||
+	    ctu_kids(w->t, body[0], &dk) != 1)
+		return err_at(w, c, "internal error: malformed %s", k->name);
+	struct ir_expr *addr = rv(w, clang_Cursor_getArgument(c, 0), b);
+	if (!addr)
+		return 0;
+	int r = reg_of(w, dk[0], dk[0]);
+	struct bb lb = {0}, tb = {0};
+	struct ir_instr *in = emit(w, &lb, IR_LOAD, s, r);
+	in->a = addr;
+	in->order = IR_ORD_ONCE;
+	w->cond++;
+	struct ir_expr *cond = rv(w, body[1], &lb);
+	w->cond--;
+	if (!cond)
+		return 0;
+	emit(w, &tb, IR_BREAK, s, -1);
+	in = emit(w, &lb, IR_IF, s, -1);
+	in->a = cond;
+	in->then_b = fin(&tb);
+	emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
+	if (k->order == IR_ORD_ACQUIRE)
+		emit(w, b, IR_FENCE, s, -1)->fence = k->fence;
+	if (dst == DST_VALUE)
+		dst = temp(w, s.pos);
+	if (dst >= 0)
+		emit(w, b, IR_ASSIGN, s, dst)->a = mk_reg(w, r, s.pos);
+	*val = dst >= 0 ? mk_reg(w, dst, s.pos) : NULL;
+	return 1;
+}
+
 static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 		struct ir_expr **val)
 {
@@ -991,11 +1181,25 @@ static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 				      "function pointers are not supported; "
 				      "call a kernel primitive or a helper "
 				      "defined in the preamble");
+		static const char *const alloc[] = {
+			"kmalloc", "kzalloc", "kcalloc", "kmalloc_array",
+			"vmalloc", "vzalloc", "kvmalloc", "kmem_cache_alloc",
+			"malloc", "calloc", "realloc", "kfree", "vfree",
+			"kvfree", "free", "kfree_rcu", NULL,
+		};
+		for (int i = 0; alloc[i]; i++)
+			if (strcmp(name, alloc[i]) == 0)
+				return err_at(w, c, "dynamic allocation ('%s') "
+					      "is not supported: declare the "
+					      "objects as shared locations in "
+					      "the init block", name);
 		return err_at(w, c, "unknown kernel primitive '%s' (lkmmc "
 			      "knows the macros of linux-kernel.def and "
 			      "atomic_add_unless)", name);
 	}
 	int nargs = clang_Cursor_getNumArguments(c);
+	if (k->kind == K_COND_LOAD && nargs == 2)
+		return cond_load(w, c, k, b, dst, s, val);
 	if (nargs != k->nargs)
 		return err_at(w, c, "'%s' takes %d argument%s but %d %s given",
 			      name, k->nargs, k->nargs == 1 ? "" : "s", nargs,
@@ -1085,6 +1289,9 @@ static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 			emit(w, b, IR_ASSIGN, s, dst)->a =
 				mk_bin(w, IR_NE, v[0], mk_const(w, 0, s.pos));
 		break;
+	case K_NOP:
+	case K_COND_LOAD:
+		break;
 	}
 	*val = dst >= 0 ? mk_reg(w, dst, s.pos) : NULL;
 	return 1;
@@ -1105,7 +1312,7 @@ static int expr_stmt(struct lw *w, CXCursor c, struct bb *b)
 		return rv(w, c, b) != NULL; /* the error */
 	if (f.nkids == 2 && strcmp(f.op, "=") == 0) {
 		if (is_deref(w, f.kid[0], &ptr)) {
-			struct ir_expr *a = rv(w, ptr, b);
+			struct ir_expr *a = lv_addr(w, f.kid[0], b);
 			struct ir_expr *x = a ? rv(w, f.kid[1], b) : NULL;
 			if (!x)
 				return 0;
@@ -1300,6 +1507,13 @@ static int decl(struct lw *w, CXCursor vd, struct bb *b)
 	clang_disposeString(ts);
 	int kind = fe_type_kind(tname);
 	char *name = spell(w, vd);
+	if (ty.kind == CXType_Pointer) {
+		enum CXTypeKind pk = clang_getCanonicalType(
+			clang_getPointeeType(ty)).kind;
+		if (pk == CXType_FunctionProto || pk == CXType_FunctionNoProto)
+			return err_at(w, vd, "function pointers are not "
+				      "supported: call the helper directly");
+	}
 	if (ty.kind == CXType_ConstantArray || ty.kind == CXType_IncompleteArray ||
 	    ty.kind == CXType_VariableArray || ty.kind == CXType_Record ||
 	    (kind != IR_LOC_INT && kind != IR_LOC_PTR))
@@ -1397,12 +1611,14 @@ static int stmt(struct lw *w, CXCursor c, struct bb *b)
 	default:
 		break;
 	}
-	{
-		if (clang_isExpression(kind))
-			return expr_stmt(w, c, b);
-		return err_at(w, c, "'%s' is not supported in a process body",
-			      keyword(w, c));
-	}
+	if (clang_isExpression(kind))
+		return expr_stmt(w, c, b);
+	if (kind == CXCursor_AsmStmt)
+		return err_at(w, c, "inline assembly is not supported: the "
+			      "model knows the kernel's primitives, not "
+			      "instructions");
+	return err_at(w, c, "'%s' is not supported in a process body",
+		      keyword(w, c));
 }
 
 int clower_thread(struct ctu *t, const struct fe_proc *p, CXCursor body)

@@ -65,6 +65,23 @@ static const char prelude_types[] =
 	"struct srcu_struct { int lkmmc_srcu; };\n"
 	"enum { NULL = 0, true = 1, false = 0 };\n";
 
+/* Kernel idioms whose condition names VAL: the condition becomes the last
+ * expression of a statement expression that declares VAL, which clower.c
+ * reads as "spin until it holds" (kapi.h, K_COND_LOAD). */
+static const char prelude_idioms[] =
+	"#define smp_cond_load_relaxed(p, c) "
+	"__lkmmc_cond_load_relaxed((p), ({ long VAL; (c); }))\n"
+	"#define smp_cond_load_acquire(p, c) "
+	"__lkmmc_cond_load_acquire((p), ({ long VAL; (c); }))\n"
+	"#define atomic_cond_read_relaxed(v, c) "
+	"__lkmmc_cond_load_relaxed((v), ({ long VAL; (c); }))\n"
+	"#define atomic_cond_read_acquire(v, c) "
+	"__lkmmc_cond_load_acquire((v), ({ long VAL; (c); }))\n"
+	"#define atomic_long_cond_read_relaxed(v, c) "
+	"__lkmmc_cond_load_relaxed((v), ({ long VAL; (c); }))\n"
+	"#define atomic_long_cond_read_acquire(v, c) "
+	"__lkmmc_cond_load_acquire((v), ({ long VAL; (c); }))\n";
+
 /* Names an implicit-register scan must not declare. */
 static const char *const reserved[] = {
 	"auto", "break", "case", "char", "const", "continue", "default", "do",
@@ -72,6 +89,7 @@ static const char *const reserved[] = {
 	"inline", "int", "long", "register", "restrict", "return", "short",
 	"signed", "sizeof", "static", "struct", "switch", "typedef", "union",
 	"unsigned", "void", "volatile", "while", "_Bool", "_Atomic",
+	"asm", "__asm__", "__volatile__",
 	"intptr_t", "uintptr_t", "size_t", "bool", "u8", "u16", "u32", "u64",
 	"s8", "s16", "s32", "s64", "int8_t", "int16_t", "int32_t", "int64_t",
 	"uint8_t", "uint16_t", "uint32_t", "uint64_t", "atomic_t",
@@ -85,16 +103,22 @@ struct cparse *cparse_new(void)
 	if (!cp)
 		abort();
 	cp->index = clang_createIndex(0, 0);
-	size_t cap = sizeof prelude_types + 64;
+	size_t cap = sizeof prelude_types + sizeof prelude_idioms + 64;
 	for (int i = 0; kapi_at(i); i++)
-		cap += strlen(kapi_at(i)->name) + 16;
+		cap += 2 * strlen(kapi_at(i)->name) + 40;
 	cp->prelude = malloc(cap);
 	if (!cp->prelude)
 		abort();
 	size_t n = (size_t)snprintf(cp->prelude, cap, "%s", prelude_types);
-	for (int i = 0; kapi_at(i); i++)
+	for (int i = 0; kapi_at(i); i++) {
+		const char *nm = kapi_at(i)->name;
 		n += (size_t)snprintf(cp->prelude + n, cap - n, "long %s();\n",
-				      kapi_at(i)->name);
+				      nm);
+		if (strncmp(nm, "atomic_", 7) == 0)
+			n += (size_t)snprintf(cp->prelude + n, cap - n,
+					      "long atomic_long_%s();\n", nm + 7);
+	}
+	n += (size_t)snprintf(cp->prelude + n, cap - n, "%s", prelude_idioms);
 	cp->prelude_len = n;
 	return cp;
 }
@@ -594,6 +618,156 @@ static int check_preamble(struct ctu *t)
 	return 1;
 }
 
+/* --- struct objects: one location per field and element --------------- */
+
+/* Finding the definition of "struct NAME". */
+struct find_struct {
+	const char *name;  /* NAME */
+	CXCursor found;    /* its definition, or a null cursor */
+	int ok;            /* 1 once found */
+};
+
+static enum CXChildVisitResult find_struct_v(CXCursor c, CXCursor parent,
+					     CXClientData data)
+{
+	(void)parent;
+	struct find_struct *fs = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_StructDecl && clang_isCursorDefinition(c)) {
+		CXString sp = clang_getCursorSpelling(c);
+		int same = strcmp(clang_getCString(sp), fs->name) == 0;
+		clang_disposeString(sp);
+		if (same) {
+			fs->found = c;
+			fs->ok = 1;
+			return CXChildVisit_Break;
+		}
+	}
+	return k == CXCursor_TypedefDecl || k == CXCursor_StructDecl
+		? CXChildVisit_Recurse : CXChildVisit_Continue;
+}
+
+/* The layout of one object. */
+struct layout {
+	struct ctu *t;     /* the test */
+	int obj;           /* the object's location (for positions, errors) */
+	const char *prefix;/* the name of the part being laid out */
+	int ok;            /* 0 once an error is recorded */
+};
+
+static int lay_part(struct layout *ly, const char *name, CXType ty);
+
+static enum CXVisitorResult lay_field(CXCursor c, CXClientData data)
+{
+	struct layout *ly = data;
+	struct fe *fe = ly->t->fe;
+	CXString sp = clang_getCursorSpelling(c);
+	const char *n = arena_printf(fe->arena, "%s.%s", ly->prefix,
+				     clang_getCString(sp));
+	clang_disposeString(sp);
+	if (!lay_part(ly, n, clang_getCursorType(c)))
+		return CXVisit_Break;
+	return CXVisit_Continue;
+}
+
+/* Create location name for a part of type ty (recursively). */
+static int lay_part(struct layout *ly, const char *name, CXType ty)
+{
+	struct fe *fe = ly->t->fe;
+	struct ir_location *obj = &fe->prog->locs[ly->obj];
+	size_t off = fe->lines[obj->pos.line - 1] + (size_t)obj->pos.col - 1;
+	CXType canon = clang_getCanonicalType(ty);
+	CXString ts = clang_getTypeSpelling(ty), cs = clang_getTypeSpelling(canon);
+	char *spelled = arena_strdup(fe->arena, clang_getCString(ts));
+	char *ctype = arena_strdup(fe->arena, clang_getCString(cs));
+	clang_disposeString(ts);
+	clang_disposeString(cs);
+	int kind;
+	if (canon.kind == CXType_Record || canon.kind == CXType_ConstantArray)
+		kind = IR_LOC_INT;
+	else if (canon.kind == CXType_Pointer)
+		kind = IR_LOC_PTR;
+	else if ((kind = fe_type_kind(spelled)) < 0)
+		kind = fe_type_kind(ctype);
+	if (kind < 0 || kind == IR_LOC_SRCU)
+		return ly->ok = fe_error(fe, off, "'%s' has type '%s', which "
+					 "lkmmc does not model in a struct "
+					 "(int, long, pointers, atomic_t, "
+					 "spinlock_t, structs and arrays of "
+					 "those)", name, spelled);
+	int l = fe_loc_use(fe, name, off);
+	struct ir_location *loc = &fe->prog->locs[l];
+	struct fe_locx *x = &fe->locx[l];
+	loc->kind = (enum ir_loc_kind)kind;
+	loc->ctype = canon.kind == CXType_Pointer || kind != IR_LOC_INT
+		? spelled : ctype;
+	loc->pos = fe->prog->locs[ly->obj].pos;
+	x->kind_known = 1;
+	x->in_layout = 1;
+	if ((canon.kind == CXType_Record || canon.kind == CXType_ConstantArray) &&
+	    x->has_init)
+		return ly->ok = fe_error(fe, off, "'%s' is a struct or array "
+					 "and cannot be given an initial "
+					 "value; initialise its fields", name);
+	if (kind == IR_LOC_SPINLOCK && x->has_init)
+		return ly->ok = fe_error(fe, off, "'%s' is a spinlock_t and "
+					 "cannot be given an initial value",
+					 name);
+	if (canon.kind == CXType_Record) {
+		x->is_object = 1;
+		loc->ctype = ctype;
+		return 1; /* laid out when the loop over objects reaches it */
+	}
+	if (canon.kind == CXType_ConstantArray) {
+		x->is_object = 1;
+		CXType elem = clang_getArrayElementType(canon);
+		long long n = clang_getNumElements(canon);
+		if (n > 64)
+			return ly->ok = fe_error(fe, off, "array '%s' has %lld "
+						 "elements; lkmmc takes at most "
+						 "64", name, n);
+		for (long long i = 0; i < n; i++)
+			if (!lay_part(ly, arena_printf(fe->arena, "%s[%lld]",
+						       name, i), elem))
+				return 0;
+	}
+	return 1;
+}
+
+/* Give every struct object its field locations; then every location named
+ * like a field must be one. */
+static int lay_out(struct ctu *t)
+{
+	struct fe *fe = t->fe;
+	for (int i = 0; i < fe->prog->nlocs; i++) {
+		struct ir_location *loc = &fe->prog->locs[i];
+		if (!fe->locx[i].is_object || !fe_is_struct_type(loc->ctype))
+			continue;
+		size_t off = fe->lines[loc->pos.line - 1] + (size_t)loc->pos.col - 1;
+		struct find_struct fs = { loc->ctype + 7, clang_getNullCursor(), 0 };
+		clang_visitChildren(clang_getTranslationUnitCursor(t->tu),
+				    find_struct_v, &fs);
+		if (!fs.ok)
+			return fe_error(fe, off, "'%s' is a %s, which the C "
+					"preamble does not define", loc->name,
+					loc->ctype);
+		struct layout ly = { t, i, loc->name, 1 };
+		clang_Type_visitFields(clang_getCursorType(fs.found), lay_field, &ly);
+		if (!ly.ok)
+			return 0;
+	}
+	for (int i = 0; i < fe->prog->nlocs; i++) {
+		const char *n = fe->prog->locs[i].name;
+		if (!fe->locx[i].in_layout && strpbrk(n, ".["))
+			return fe_error(fe, fe->lines[fe->prog->locs[i].pos.line - 1] +
+					(size_t)fe->prog->locs[i].pos.col - 1,
+					"no location '%s': not a field or "
+					"element of a struct declared in the "
+					"init block or as a parameter", n);
+	}
+	return 1;
+}
+
 int cparse_bodies(struct cparse *cp, struct fe *fe)
 {
 	struct strbuf b = {0};
@@ -650,7 +824,7 @@ int cparse_bodies(struct cparse *cp, struct fe *fe)
 		} else {
 			t.main_file = clang_getFile(t.tu, VFILE);
 			ok = check_diags(&t) && check_preamble(&t) &&
-			     lower_all(&t);
+			     lay_out(&t) && lower_all(&t);
 		}
 	}
 	if (t.tu)

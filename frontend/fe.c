@@ -83,6 +83,7 @@ static int in_list(const char *const *list, const char *p, size_t n)
 int fe_type_kind(const char *ctype)
 {
 	int stars = 0, nwords = 0, nint = 0, ntypedef = 0, is_void = 0;
+	int other_struct = 0;
 	int kind = -1;
 	const char *p = ctype;
 	while (*p) {
@@ -121,9 +122,12 @@ int fe_type_kind(const char *ctype)
 			const char *t = p;
 			while (isalnum((unsigned char)*p) || *p == '_')
 				p++;
-			if (!fe_word_is(t, (size_t)(p - t), "srcu_struct"))
+			if (p == t)
 				return -1;
-			kind = IR_LOC_SRCU;
+			if (fe_word_is(t, (size_t)(p - t), "srcu_struct"))
+				kind = IR_LOC_SRCU;
+			else
+				other_struct = 1; /* only as a pointer */
 		} else if (fe_word_is(w, n, "void")) {
 			is_void = 1;
 		} else {
@@ -132,7 +136,7 @@ int fe_type_kind(const char *ctype)
 	}
 	if (nwords == 0)
 		return -1;
-	if (kind >= 0 || is_void) {
+	if (kind >= 0 || is_void || other_struct) {
 		if (nwords != 1)
 			return -1;
 	} else if (ntypedef > 1 || (ntypedef && nint)) {
@@ -140,9 +144,19 @@ int fe_type_kind(const char *ctype)
 	}
 	if (stars)
 		return IR_LOC_PTR;
-	if (is_void)
+	if (is_void || other_struct)
 		return -1;
 	return kind >= 0 ? kind : IR_LOC_INT;
+}
+
+int fe_is_struct_type(const char *ctype)
+{
+	if (strncmp(ctype, "struct ", 7) != 0 || fe_type_kind(ctype) >= 0)
+		return 0;
+	for (const char *p = ctype + 7; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return 0;
+	return ctype[7] != '\0';
 }
 
 const char *fe_kind_name(enum ir_loc_kind kind)
@@ -183,6 +197,25 @@ int fe_loc_declare(struct fe *fe, const char *name, const char *ctype,
 		   size_t off)
 {
 	int kind = fe_type_kind(ctype);
+	if (kind < 0 && fe_is_struct_type(ctype)) {
+		/* A struct object: cparse.c lays out its fields. */
+		int i = fe_loc_use(fe, name, off);
+		struct fe_locx *x = &fe->locx[i];
+		struct ir_location *loc = &fe->prog->locs[i];
+		if (x->kind_known && strcmp(loc->ctype, ctype) != 0) {
+			fe_error(fe, off, "location '%s' is %s here but %s at "
+				 "line %d:%d; use one type for it everywhere",
+				 name, ctype, loc->ctype, x->kpos.line,
+				 x->kpos.col);
+			return -1;
+		}
+		loc->ctype = arena_strdup(fe->arena, ctype);
+		x->is_object = 1;
+		if (!x->kind_known)
+			x->kpos = fe_pos(fe, off);
+		x->kind_known = 1;
+		return i;
+	}
 	if (kind < 0) {
 		fe_error(fe, off,
 			 "type '%s' of '%s' is not modelled (use int, long, "

@@ -38,6 +38,10 @@ struct fe_locx {
 	int kind_known;      /* 1 once a declaration fixed the kind */
 	struct ir_pos kpos;  /* where that declaration is */
 	int has_init;        /* 1 once the init block gave it a value */
+	int is_object;       /* a struct or array: its fields and elements
+			      * are the locations "name.f", "name[i]" and it
+			      * holds nothing itself (its address is &name) */
+	int in_layout;       /* created as a field or element of an object */
 };
 
 /* The state of one parse. */
@@ -72,6 +76,8 @@ int fe_error(struct fe *fe, size_t off, const char *fmt, ...)
 /* The kind a C type (normalised text) gives a location; -1 if the type is
  * not one lkmmc models. */
 int fe_type_kind(const char *ctype);
+/* Is ctype "struct NAME" (other than srcu_struct)? */
+int fe_is_struct_type(const char *ctype);
 /* Name of a kind for messages. */
 const char *fe_kind_name(enum ir_loc_kind kind);
 

@@ -6,6 +6,7 @@
  */
 #include "kapi.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Row builders: name, kind, nargs, addr_arg, addr_lvalue, order, fence,
@@ -27,6 +28,10 @@
 	M(n "_release", IR_ORD_RELEASE, __VA_ARGS__)
 #define XCHG4(n, o, unused) XCHG(n, o)
 #define CMPXCHG4(n, o, unused) CMPXCHG(n, o)
+
+/* A lock primitive with the lock and (2) a flags argument. */
+#define LOCK1(n, k) { n, k, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define LOCK2(n, k) { n, k, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 static const struct kapi table[] = {
 	/* Marked and plain-ish accesses. */
@@ -109,12 +114,44 @@ static const struct kapi table[] = {
 	{ "WARN_ON", K_ASSERT, 1, -1, 0, 0, 0, 0, 0, 0, IR_NE, 1 },
 	{ "WARN_ON_ONCE", K_ASSERT, 1, -1, 0, 0, 0, 0, 0, 0, IR_NE, 1 },
 	{ "assert", K_ASSERT, 1, -1, 0, 0, 0, 0, 0, 0, IR_EQ, 0 },
+	/* Kernel idioms over the primitives above.  Interrupts and bottom
+	 * halves do not exist in the model: the irq/bh lock variants are the
+	 * plain lock (their flags argument is evaluated, not modelled). */
+	LOCK2("spin_lock_irqsave", K_LOCK),
+	LOCK2("spin_unlock_irqrestore", K_UNLOCK),
+	LOCK2("raw_spin_lock_irqsave", K_LOCK),
+	LOCK2("raw_spin_unlock_irqrestore", K_UNLOCK),
+	LOCK1("spin_lock_bh", K_LOCK),
+	LOCK1("spin_unlock_bh", K_UNLOCK),
+	LOCK1("spin_lock_irq", K_LOCK),
+	LOCK1("spin_unlock_irq", K_UNLOCK),
+	LOCK1("raw_spin_lock", K_LOCK),
+	LOCK1("raw_spin_unlock", K_UNLOCK),
+	{ "raw_spin_trylock", K_TRYLOCK, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
+	{ "cpu_relax", K_NOP, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0 },
+	/* The kernel's smp_acquire__after_ctrl_dep() is smp_rmb(). */
+	FENCE("smp_acquire__after_ctrl_dep", IR_F_RMB),
+	/* smp_cond_load_* and atomic_cond_read_* are prelude macros over
+	 * these (see cparse.c): a READ_ONCE loop, then smp_rmb() for
+	 * acquire, as the kernel's generic barrier.h defines them. */
+	{ "__lkmmc_cond_load_relaxed", K_COND_LOAD, 2, 0, 0, IR_ORD_ONCE, 0,
+	  0, 0, 0, 0, 1 },
+	{ "__lkmmc_cond_load_acquire", K_COND_LOAD, 2, 0, 0, IR_ORD_ACQUIRE,
+	  IR_F_RMB, 0, 0, 0, 0, 1 },
 };
 
 #define NTABLE ((int)(sizeof table / sizeof table[0]))
 
 const struct kapi *kapi_find(const char *name)
 {
+	/* atomic_long_t is atomic_t in the model. */
+	static const char along[] = "atomic_long_";
+	char buf[128];
+	if (strncmp(name, along, sizeof along - 1) == 0 &&
+	    strlen(name) < sizeof buf - 8) {
+		snprintf(buf, sizeof buf, "atomic_%s", name + sizeof along - 1);
+		name = buf;
+	}
 	for (int i = 0; i < NTABLE; i++)
 		if (strcmp(table[i].name, name) == 0)
 			return &table[i];

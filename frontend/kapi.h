@@ -2,7 +2,9 @@
  * kapi.h - the kernel primitives a process body may call: every macro of
  * the LKMM's linux-kernel.def plus herd7's built-in atomic_add_unless, with
  * their arity, which argument is the address and how each becomes IR.
- * It does not lower calls (clower.c does).
+ * Kernel idioms that are wrappers over these (spin_lock_irqsave,
+ * raw_spin_lock, atomic_long_*, cpu_relax, the smp_cond_load family) are
+ * rows too.  It does not lower calls (clower.c does).
  */
 #ifndef LKMMC_KAPI_H
 #define LKMMC_KAPI_H
@@ -24,6 +26,9 @@ enum kapi_kind {
 	K_SRCU_UNLOCK, /* srcu_read_unlock(addr, v) */
 	K_SRCU_SYNC, /* synchronize_srcu(addr) */
 	K_ASSERT,    /* an assertion on its argument (BUG_ON, WARN_ON, assert) */
+	K_NOP,       /* no event (cpu_relax) */
+	K_COND_LOAD, /* dst = spin on load[once](addr) until a condition on
+		      * VAL holds; then smp_rmb() when order is acquire */
 };
 
 struct kapi {
@@ -44,7 +49,7 @@ struct kapi {
 	int returns;          /* 1 when the call has a value */
 };
 
-/* The primitive called name, or NULL. */
+/* The primitive called name, or NULL.  atomic_long_X is atomic_X. */
 const struct kapi *kapi_find(const char *name);
 /* The i-th primitive (0-based), NULL past the end: to declare them all. */
 const struct kapi *kapi_at(int i);

@@ -99,6 +99,27 @@ struct token lex_next(struct lexer *lx)
 		size_t i = lx->off;
 		while (i < lx->end && (isalnum((unsigned char)t[i]) || t[i] == '_'))
 			i++;
+		/* Fields and elements of shared objects: "s.f", "a[2]",
+		 * written without spaces. */
+		for (;;) {
+			size_t j = i + 1;
+			if (i + 1 < lx->end && t[i] == '.' &&
+			    (isalpha((unsigned char)t[j]) || t[j] == '_')) {
+				while (j < lx->end && (isalnum((unsigned char)t[j]) ||
+						       t[j] == '_'))
+					j++;
+			} else if (i + 2 < lx->end && t[i] == '[' &&
+				   isdigit((unsigned char)t[j])) {
+				while (j < lx->end && isdigit((unsigned char)t[j]))
+					j++;
+				if (j >= lx->end || t[j] != ']')
+					break;
+				j++;
+			} else {
+				break;
+			}
+			i = j;
+		}
 		tok.kind = T_NAME;
 		tok.len = i - lx->off;
 	} else if (isdigit((unsigned char)c)) {

@@ -198,7 +198,7 @@ static int init_item(struct init_ctx *ic, struct token *t, int n)
 					"(expected 'type name = value;')",
 					tok_str(lx, t[i]));
 	char *ctype = nt ? type_text(fe, lx, t, nt) : NULL;
-	if (ctype && fe_type_kind(ctype) < 0)
+	if (ctype && fe_type_kind(ctype) < 0 && !fe_is_struct_type(ctype))
 		return fe_error(fe, t[0].off,
 				"type '%s' is not modelled (use int, long, "
 				"intptr_t, a pointer, atomic_t, spinlock_t or "
@@ -236,7 +236,8 @@ static int init_item(struct init_ctx *ic, struct token *t, int n)
 				"location '%s' is initialised twice in the init "
 				"block", nm);
 	}
-	if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU)
+	if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU ||
+	    x->is_object)
 		return fe_error(fe, t[eq].off,
 				"'%s' is %s and cannot be given an initial "
 				"value", nm, fe_kind_name(loc->kind));
@@ -389,7 +390,7 @@ static int find_preamble(struct fe *fe, size_t off, size_t *first)
 		if (tok.kind == CT_EOF)
 			return fe_error(fe, lx.off,
 					"expected a process 'P0(...) { ... }' "
-					"after the init block and the C preamble");
+					"after the init block");
 		if (tok.kind == CT_BAD)
 			return fe_error(fe, tok.off, "unterminated comment or "
 					"literal in the C preamble");

@@ -468,6 +468,80 @@ static void test_body_errors(void **state)
 	body_bad(XY, "\tswitch (r1) { }", 4, 2, "'switch' is not supported");
 }
 
+/* A test with a C preamble between the init block and P0. */
+static struct ir_program *with_preamble(const char *init, const char *pre,
+					const char *params, const char *code)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "C t\n{%s}\n%s\nP0(%s) {\n%s\n}\n"
+		 "exists (x=0)\n", init, pre, params, code);
+	struct diag d = {0};
+	struct ir_program *p = frontend_parse_text(fe, "t.litmus", buf, &d);
+	if (!p)
+		diag_print(&d, stderr);
+	assert_non_null(p);
+	return p;
+}
+
+/* Helpers are inlined: a parameter given an address stands for it, a
+ * value parameter is a register, a non-tail return leaves a one-pass
+ * loop, and the call's value lands in the destination. */
+static void test_helpers(void **state)
+{
+	(void)state;
+	struct ir_program *p = with_preamble("",
+		"#define TWO 2\n"
+		"static inline int get(int *a, int k)\n"
+		"{\n\tif (k)\n\t\treturn READ_ONCE(*a);\n\treturn TWO;\n}\n",
+		"int *x", "int r0; r0 = get(x, r0 + 1);");
+	const struct ir_block *b = &p->threads[0].body;
+	/* k = r0 + 1; loop { if k { t = load(x); break } t = 2; break };
+	 * r0 = t */
+	assert_int_equal(b->count, 3);
+	assert_int_equal(b->items[0].op, IR_ASSIGN);
+	assert_string_equal(p->threads[0].regs[b->items[0].dst].name, "get:k");
+	assert_int_equal(b->items[1].op, IR_LOOP);
+	const struct ir_block *lb = &b->items[1].then_b;
+	assert_int_equal(lb->items[0].op, IR_IF);
+	const struct ir_instr *ld = &lb->items[0].then_b.items[0];
+	assert_int_equal(ld->op, IR_LOAD);
+	assert_int_equal(ld->a->kind, IR_E_LOC);
+	assert_string_equal(p->locs[ld->a->loc].name, "x");
+	assert_int_equal(lb->items[0].then_b.items[1].op, IR_BREAK);
+	assert_int_equal(lb->items[1].op, IR_ASSIGN);
+	assert_int_equal(lb->items[1].a->kind, IR_E_CONST);
+	assert_int_equal(lb->items[1].a->num, 2);
+	assert_int_equal(b->items[2].op, IR_ASSIGN);
+	assert_string_equal(p->threads[0].regs[b->items[2].dst].name, "r0");
+	ir_program_free(p);
+}
+
+/* Struct fields are locations; p->f through a loaded pointer chooses
+ * among the structs of that type. */
+static void test_struct_fields(void **state)
+{
+	(void)state;
+	struct ir_program *p = with_preamble("struct s a; struct s b; a.f[1] = 3;",
+		"struct s { int g; int f[2]; };",
+		"struct s **x",
+		"struct s *q; int r1; q = READ_ONCE(*x); r1 = READ_ONCE(q->f[1]);");
+	assert_true(ir_find_loc(p, "a.f[1]") >= 0);
+	assert_true(ir_find_loc(p, "b.g") >= 0);
+	assert_int_equal(p->locs[ir_find_loc(p, "a.f[1]")].init.num, 3);
+	const struct ir_block *b = &p->threads[0].body;
+	assert_int_equal(b->count, 2);
+	const struct ir_expr *a = b->items[1].a;
+	/* (q == &b) ? &b.f[1] : ((q == &a) ? &a.f[1] : q) */
+	assert_int_equal(a->kind, IR_E_COND);
+	assert_int_equal(a->b->kind, IR_E_LOC);
+	assert_int_equal(a->c->kind, IR_E_COND);
+	assert_int_equal(a->c->c->kind, IR_E_REG);
+	const char *n1 = p->locs[a->b->loc].name, *n2 = p->locs[a->c->b->loc].name;
+	assert_true((!strcmp(n1, "a.f[1]") && !strcmp(n2, "b.f[1]")) ||
+		    (!strcmp(n1, "b.f[1]") && !strcmp(n2, "a.f[1]")));
+	ir_program_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +556,8 @@ int main(void)
 		cmocka_unit_test(test_dependencies_and_casts),
 		cmocka_unit_test(test_untyped_registers),
 		cmocka_unit_test(test_body_errors),
+		cmocka_unit_test(test_helpers),
+		cmocka_unit_test(test_struct_fields),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
