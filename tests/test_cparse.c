@@ -542,6 +542,35 @@ static void test_struct_fields(void **state)
 	ir_program_free(p);
 }
 
+/* Assertions: BUG_ON(c) and WARN_ON(c) must keep c false (the IR_ASSERT
+ * checks !c), assert(c) keeps c true; WARN_ON's value is c != 0. */
+static void test_assertions(void **state)
+{
+	(void)state;
+	struct ir_program *p = body(XY, "int r0 = READ_ONCE(*x);\n"
+				    "BUG_ON(r0 == 2);\n"
+				    "assert(r0 != 3);\n"
+				    "if (WARN_ON(r0 == 1)) WRITE_ONCE(*y, 1);");
+	const struct ir_instr *bug = in0(p, 1), *as = in0(p, 2), *warn = in0(p, 3);
+	assert_int_equal(bug->op, IR_ASSERT);
+	assert_int_equal(bug->a->kind, IR_E_UNARY);
+	assert_int_equal(bug->a->op, IR_LNOT);
+	assert_int_equal(bug->a->a->op, IR_EQ);
+	assert_string_equal(bug->text, "BUG_ON(r0 == 2)");
+	assert_int_equal(bug->pos.line, 5);
+	assert_int_equal(as->op, IR_ASSERT);
+	assert_int_equal(as->a->kind, IR_E_BINARY);
+	assert_int_equal(as->a->op, IR_NE);
+	assert_int_equal(warn->op, IR_ASSERT);
+	assert_int_equal(warn->a->op, IR_LNOT);
+	const struct ir_instr *val = in0(p, 4);
+	assert_int_equal(val->op, IR_ASSIGN);
+	assert_int_equal(val->a->op, IR_NE);
+	assert_int_equal(in0(p, 5)->op, IR_IF);
+	ir_program_free(p);
+	body_bad(XY, "int r0 = BUG_ON(1);", 4, 10, "'BUG_ON' has no value");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_body_errors),
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_struct_fields),
+		cmocka_unit_test(test_assertions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
