@@ -27,6 +27,7 @@
 
 struct checker {
 	struct check_options opt; /* options for every test */
+	FILE *err;                /* where warnings go (stderr by default) */
 };
 
 static void on_z3_error(Z3_context z, Z3_error_code e)
@@ -42,7 +43,13 @@ struct checker *checker_new(const struct check_options *opt)
 	if (!c)
 		abort();
 	c->opt = *opt;
+	c->err = stderr;
 	return c;
+}
+
+void checker_set_err(struct checker *c, FILE *err)
+{
+	c->err = err;
 }
 
 void checker_free(struct checker *c)
@@ -290,7 +297,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		FILE *rep = open_memstream(&report, &report_len);
 		if (!rep)
 			abort();
-		found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, rep, stderr);
+		found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, rep, c->err);
 		fclose(rep);
 	}
 	if (ok) {

@@ -33,6 +33,9 @@ struct check_options {
 
 struct checker *checker_new(const struct check_options *opt);
 void checker_free(struct checker *c);
+/* Where checker_run prints its warnings (assertions, unwinding); stderr
+ * unless set (e.g. a batch worker's per-test error stream). */
+void checker_set_err(struct checker *c, FILE *err);
 
 /* What checker_run returns when it checked the test (bits). */
 enum {
