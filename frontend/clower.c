@@ -14,6 +14,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -67,6 +68,14 @@ struct frame {
 	struct frame *outer;    /* the caller's frame, NULL in the process body */
 };
 
+/* A label whose gotos are lowered as the continue (backward) or break
+ * (forward) of a one-pass loop around the code between them. */
+struct jump {
+	CXCursor label;  /* the LabelStmt */
+	int depth;       /* w->nloops inside that loop */
+	int backward;    /* 1: goto = IR_CONTINUE; 0: goto = IR_BREAK */
+};
+
 /* The lowering of one thread. */
 struct lw {
 	struct ctu *t;            /* the test and its TU */
@@ -81,6 +90,8 @@ struct lw {
 	int ninlines;             /* helper calls inlined so far */
 	int cond;                 /* nesting of conditional code (if arms,
 				   * loop bodies, && || ?: operands) */
+	struct jump *jumps;       /* labels that gotos may reach */
+	int njumps, jcap;         /* count, room */
 };
 
 /* Pseudo destinations for call(). */
@@ -369,6 +380,12 @@ static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 		struct ir_expr **val);
 static int stmt(struct lw *w, CXCursor c, struct bb *b);
 static int push_loop(struct lw *w, CXCursor c, int cont_ok);
+static int block_items(struct lw *w, CXCursor *k, int n, struct bb *b,
+		       int looped);
+static int switch_stmt(struct lw *w, CXCursor c, struct bb *b);
+static int goto_stmt(struct lw *w, CXCursor c, struct bb *b);
+static struct src head_src(struct lw *w, CXCursor c, CXCursor *cond);
+static int decl(struct lw *w, CXCursor vd, struct bb *b);
 static struct ir_expr *lv_addr(struct lw *w, CXCursor c, struct bb *b);
 
 /* The binding of decl in the innermost helper frame, or NULL. */
@@ -737,7 +754,32 @@ static struct ir_expr *binary(struct lw *w, CXCursor e, const struct opform *f,
 	if (bop == IR_LOR)
 		return branchy(w, e, ea, NULL, &kid[1], bop, b);
 	struct ir_expr *eb = rv(w, kid[1], b);
-	return eb ? mk_bin(w, bop, ea, eb) : NULL;
+	if (!eb)
+		return NULL;
+	for (int i = 0; i < 2; i++) {
+		/* Arithmetic on the address of an array or struct of the init
+		 * block: a + k is &a[k]; anything else has no location. */
+		struct ir_expr *o = i ? eb : ea, *k = i ? ea : eb;
+		if (o->kind != IR_E_LOC || !w->fe->locx[o->loc].is_object)
+			continue;
+		const char *on = w->fe->prog->locs[o->loc].name;
+		int l = -1;
+		if (k->kind == IR_E_CONST && (bop == IR_ADD || (bop == IR_SUB && !i)))
+			l = ir_find_loc(w->fe->prog, arena_printf(w->fe->arena,
+				"%s[%ld]", on, bop == IR_ADD ? k->num : -k->num));
+		if (bop != IR_ADD && bop != IR_SUB)
+			break;
+		if (l < 0) {
+			err_at(w, e, "pointer arithmetic on '%s' must give one "
+			       "of its elements with a constant offset; write "
+			       "%s[i]", on, on);
+			return NULL;
+		}
+		struct ir_expr *x = mk(w, IR_E_LOC, o->pos);
+		x->loc = l;
+		return x;
+	}
+	return mk_bin(w, bop, ea, eb);
 }
 
 static struct ir_expr *compound(struct lw *w, CXCursor e,
@@ -920,6 +962,36 @@ static struct ir_expr *select_part(struct lw *w, CXCursor at,
 	return r;
 }
 
+/* a[ix] with ix computed: an assertion that ix is in range (an execution
+ * that indexes out of range is reported as a failing assertion), then a
+ * choice among the n elements (an address dependency on ix). */
+static struct ir_expr *index_choice(struct lw *w, CXCursor e, struct bb *b,
+				    struct ir_expr *obj, struct ir_expr *ix,
+				    long n, const char *tname)
+{
+	struct src s = src_of(w, e);
+	struct src as = s;
+	as.text = arena_printf(w->fe->arena, "index in range: %s", s.text);
+	emit(w, b, IR_ASSERT, as, -1)->a =
+		mk_bin(w, IR_LAND, mk_bin(w, IR_GE, ix, mk_const(w, 0, s.pos)),
+		       mk_bin(w, IR_LT, ix, mk_const(w, n, s.pos)));
+	/* Out of range, the access goes to the array object itself, which
+	 * holds nothing; the assertion has reported it. */
+	struct ir_expr *r = obj;
+	for (long i = n - 1; i >= 0; i--) {
+		struct ir_expr *el = select_part(w, e, obj, tname,
+			arena_printf(w->fe->arena, "[%ld]", i));
+		if (!el)
+			return NULL;
+		struct ir_expr *x = mk(w, IR_E_COND, s.pos);
+		x->a = mk_bin(w, IR_EQ, ix, mk_const(w, i, s.pos));
+		x->b = el;
+		x->c = r;
+		r = x;
+	}
+	return r;
+}
+
 /* The address of memory lvalue c: "*p", "s->f", "s.f", "a[i]". */
 static struct ir_expr *lv_addr(struct lw *w, CXCursor c, struct bb *b)
 {
@@ -947,27 +1019,42 @@ static struct ir_expr *lv_addr(struct lw *w, CXCursor c, struct bb *b)
 		}
 		CXCursor base = strip(w, kid[0]);
 		CXType at = clang_getCanonicalType(clang_getCursorType(base));
-		if (at.kind != CXType_ConstantArray) {
-			err_at(w, e, "indexing is supported on arrays declared "
-			       "with a size (in a struct), not on pointers");
-			return NULL;
+		struct ir_expr *obj;
+		long n;
+		const char *tname;
+		if (at.kind == CXType_ConstantArray) {
+			obj = lv_addr(w, base, b);
+			n = clang_getNumElements(at);
+			tname = type_name(w, at);
+		} else {
+			/* A pointer: it must be a parameter naming an array
+			 * of the init block ("int *a" for "int a[3]"). */
+			obj = rv(w, base, b);
+			if (!obj)
+				return NULL;
+			int l = obj->kind == IR_E_LOC ? obj->loc : -1;
+			const char *ct = l >= 0 ? w->fe->prog->locs[l].ctype : "";
+			const char *lb = strrchr(ct, '[');
+			if (l < 0 || !w->fe->locx[l].is_object || !lb) {
+				err_at(w, e, "indexing is supported on arrays: "
+				       "a parameter naming an array of the init "
+				       "block, or an array in a struct");
+				return NULL;
+			}
+			n = strtol(lb + 1, NULL, 10);
+			tname = ct;
 		}
-		struct ir_expr *obj = lv_addr(w, base, b);
 		struct ir_expr *ix = obj ? rv(w, kid[1], b) : NULL;
 		if (!ix)
 			return NULL;
-		long n = clang_getNumElements(at);
-		if (ix->kind != IR_E_CONST) {
-			err_at(w, kid[1], "cannot prove index in range: only "
-			       "constant indices are supported");
-			return NULL;
-		}
+		if (ix->kind != IR_E_CONST)
+			return index_choice(w, e, b, obj, ix, n, tname);
 		if (ix->num < 0 || ix->num >= n) {
 			err_at(w, kid[1], "index %ld is out of range: the array "
 			       "has %ld elements", ix->num, n);
 			return NULL;
 		}
-		return select_part(w, e, obj, type_name(w, at),
+		return select_part(w, e, obj, tname,
 				   arena_printf(w->fe->arena, "[%ld]", ix->num));
 	}
 	CXCursor ptr;
@@ -975,7 +1062,21 @@ static struct ir_expr *lv_addr(struct lw *w, CXCursor c, struct bb *b)
 		err_at(w, e, "not memory: expected *p, s->f, s.f or a[i]");
 		return NULL;
 	}
-	return rv(w, ptr, b);
+	struct ir_expr *a = rv(w, ptr, b);
+	if (a && a->kind == IR_E_LOC && w->fe->locx[a->loc].is_object) {
+		/* *a of an array is a[0]; a struct is not one location. */
+		const struct ir_location *o = &w->fe->prog->locs[a->loc];
+		const char *n = arena_printf(w->fe->arena, "%s[0]", o->name);
+		int l = ir_find_loc(w->fe->prog, n);
+		if (l < 0) {
+			err_at(w, e, "'%s' is a %s, not one location: access "
+			       "its fields", o->name, o->ctype);
+			return NULL;
+		}
+		a = mk(w, IR_E_LOC, a->pos);
+		a->loc = l;
+	}
+	return a;
 }
 
 /* --- kernel primitives ------------------------------------------------- */
@@ -1033,18 +1134,31 @@ static int inline_call(struct lw *w, CXCursor c, CXCursor def, struct bb *b,
 			first = f;
 		}
 	if (depth > w->fe->unroll) {
-		/* Past the bound: a call reached only under a condition of
-		 * the recursion stops that path as a loop at its bound does;
-		 * an unconditional one can never stop. */
-		if (first && w->cond > first->cond_at_entry) {
-			emit(w, b, IR_LOOP, s, -1);
-			*val = dst >= 0 ? mk_reg(w, dst, s.pos)
-				: dst == DST_VALUE ? mk_const(w, 0, s.pos) : NULL;
-			return 1;
+		/* Past the bound.  A call reached only under a condition (an
+		 * if, a loop, an earlier return) fails an assertion when some
+		 * execution reaches it (the call is not run: its value is 0);
+		 * one reached unconditionally always recurses. */
+		int cond = first && w->cond > first->cond_at_entry;
+		for (struct frame *f = w->fr; f && !cond; f = f->outer) {
+			cond = f->nreturns > 0;
+			if (f == first)
+				break;
 		}
-		return err_at(w, c, "recursion deeper than --unroll %d: '%s' "
-			      "calls itself unconditionally", w->fe->unroll,
-			      name);
+		if (!cond)
+			return err_at(w, c, "recursion deeper than --unroll %d: "
+				      "'%s' calls itself unconditionally",
+				      w->fe->unroll, name);
+		struct src as = s;
+		as.text = arena_printf(w->fe->arena, "recursion deeper than "
+				       "--unroll %d: %s (not run; raise "
+				       "--unroll)", w->fe->unroll, s.text);
+		emit(w, b, IR_ASSERT, as, -1)->a = mk_const(w, 0, s.pos);
+		if (dst == DST_VALUE)
+			dst = temp(w, s.pos);
+		if (dst >= 0)
+			emit(w, b, IR_ASSIGN, as, dst)->a = mk_const(w, 0, s.pos);
+		*val = dst >= 0 ? mk_reg(w, dst, s.pos) : NULL;
+		return 1;
 	}
 	CXCursor *k;
 	int nk = ctu_kids(w->t, def, &k);
@@ -1544,6 +1658,205 @@ static const char *keyword(struct lw *w, CXCursor c)
 	return arena_strndup(w->fe->arena, w->t->buf + tok.off, tok.len);
 }
 
+/* --- switch and goto -------------------------------------------------- */
+
+/* How many gotos under c reach label. */
+struct goto_count {
+	CXCursor label; /* the LabelStmt */
+	int n;          /* gotos found */
+};
+
+static enum CXChildVisitResult count_goto(CXCursor c, CXCursor parent,
+					  CXClientData data)
+{
+	(void)parent;
+	struct goto_count *g = data;
+	if (clang_getCursorKind(c) == CXCursor_GotoStmt &&
+	    clang_equalCursors(clang_getCursorReferenced(c), g->label))
+		g->n++;
+	return CXChildVisit_Recurse;
+}
+
+static int gotos_to(CXCursor c, CXCursor label)
+{
+	struct goto_count g = { label, 0 };
+	if (clang_getCursorKind(c) == CXCursor_GotoStmt &&
+	    clang_equalCursors(clang_getCursorReferenced(c), label))
+		return 1;
+	clang_visitChildren(c, count_goto, &g);
+	return g.n;
+}
+
+/* Items k[a, e) inside a one-pass loop whose gotos to label are continue
+ * (backward) or break (forward). */
+static int jump_region(struct lw *w, CXCursor *k, int a, int e,
+		       CXCursor label, int backward, struct bb *b)
+{
+	if (!push_loop(w, k[a], 0))
+		return 0;
+	w->jumps = fe_reserve(w->t->scratch, w->jumps, sizeof *w->jumps,
+			      w->njumps, &w->jcap);
+	struct jump *j = &w->jumps[w->njumps++];
+	j->label = label;
+	j->depth = w->nloops;
+	j->backward = backward;
+	struct bb lb = {0};
+	struct src s = src_of(w, k[a]);
+	w->cond += backward;
+	int ok = block_items(w, k + a, e - a, &lb, backward);
+	w->cond -= backward;
+	w->njumps--;
+	w->nloops--;
+	if (!ok)
+		return 0;
+	emit(w, &lb, IR_BREAK, s, -1);
+	emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
+	return 1;
+}
+
+/* The statements of a block.  A label with gotos after it (in the same
+ * block) starts a loop up to the last of them; a goto to a label later in
+ * the block leaves a loop that ends at the label.  looped: k[0] is the
+ * label of the loop being lowered. */
+static int block_items(struct lw *w, CXCursor *k, int n, struct bb *b,
+		       int looped)
+{
+	for (int i = 0; i < n; i++) {
+		enum CXCursorKind ki = clang_getCursorKind(k[i]);
+		int last = -1;
+		if (ki == CXCursor_LabelStmt && !(looped && i == 0))
+			for (int j = i; j < n; j++)
+				if (gotos_to(k[j], k[i]))
+					last = j;
+		if (last >= 0) {
+			if (!jump_region(w, k, i, last + 1, k[i], 1, b))
+				return 0;
+			i = last;
+			continue;
+		}
+		int target = -1;
+		for (int j = i + 1; j < n && target < 0; j++)
+			if (clang_getCursorKind(k[j]) == CXCursor_LabelStmt &&
+			    gotos_to(k[i], k[j]))
+				target = j;
+		if (target >= 0) {
+			if (!jump_region(w, k, i, target, k[target], 0, b))
+				return 0;
+			i = target - 1;
+			continue;
+		}
+		if (ki == CXCursor_DeclStmt) {
+			CXCursor *dk;
+			int nd = ctu_kids(w->t, k[i], &dk);
+			for (int d = 0; d < nd; d++)
+				if (!decl(w, dk[d], b))
+					return 0;
+		} else if (!stmt(w, k[i], b)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int goto_stmt(struct lw *w, CXCursor c, struct bb *b)
+{
+	CXCursor label = clang_getCursorReferenced(c);
+	for (int i = w->njumps - 1; i >= 0; i--) {
+		struct jump *j = &w->jumps[i];
+		if (!clang_equalCursors(j->label, label))
+			continue;
+		if (j->depth != w->nloops)
+			return err_at(w, c, "a goto out of a loop or switch is "
+				      "not supported; use break");
+		emit(w, b, j->backward ? IR_CONTINUE : IR_BREAK, src_of(w, c), -1);
+		return 1;
+	}
+	return err_at(w, c, "unsupported goto: lkmmc takes a goto to a label "
+		      "earlier in the same block (a loop) or later in the same "
+		      "block (a forward jump), not into or out of other blocks");
+}
+
+/* switch (e) { case V: ... default: ... }: a one-pass loop (break leaves
+ * it) in which each statement runs when a label at or before it matched:
+ *     m = 0; loop { m = m || e == V1; if (m) S1; ...; break; }
+ * "default" matches when no case value does. */
+static int switch_stmt(struct lw *w, CXCursor c, struct bb *b)
+{
+	CXCursor *k, *items;
+	int n = ctu_kids(w->t, c, &k);
+	if (n != 2 || clang_getCursorKind(k[1]) != CXCursor_CompoundStmt)
+		return err_at(w, c, "unsupported switch: write its body as a "
+			      "block of case labels and statements");
+	struct src s = head_src(w, c, &k[0]);
+	struct ir_expr *e = rv(w, k[0], b);
+	if (!e)
+		return 0;
+	if (e->kind != IR_E_CONST && e->kind != IR_E_REG) {
+		int t = temp(w, s.pos);
+		emit(w, b, IR_ASSIGN, s, t)->a = e;
+		e = mk_reg(w, t, s.pos);
+	}
+	int ni = ctu_kids(w->t, k[1], &items);
+	/* Every case value, for default. */
+	struct ir_expr *none = mk_const(w, 1, s.pos);
+	for (int i = 0; i < ni; i++)
+		for (CXCursor it = items[i];
+		     clang_getCursorKind(it) == CXCursor_CaseStmt ||
+		     clang_getCursorKind(it) == CXCursor_DefaultStmt;) {
+			CXCursor *ck;
+			int nc = ctu_kids(w->t, it, &ck);
+			if (clang_getCursorKind(it) == CXCursor_CaseStmt) {
+				if (nc != 2)
+					return err_at(w, it, "unsupported case "
+						      "label (a range?)");
+				struct ir_expr *v = rv(w, ck[0], b);
+				if (!v || v->kind != IR_E_CONST)
+					return v ? err_at(w, ck[0], "a case value "
+							  "must be a constant") : 0;
+				none = mk_bin(w, IR_LAND, none,
+					      mk_bin(w, IR_NE, e, v));
+			}
+			it = ck[nc - 1];
+		}
+	int m = temp(w, s.pos);
+	emit(w, b, IR_ASSIGN, s, m)->a = mk_const(w, 0, s.pos);
+	if (!push_loop(w, c, 2))
+		return 0;
+	struct bb lb = {0};
+	w->cond++;
+	for (int i = 0; i < ni; i++) {
+		CXCursor it = items[i];
+		enum CXCursorKind ik;
+		while ((ik = clang_getCursorKind(it)) == CXCursor_CaseStmt ||
+		       ik == CXCursor_DefaultStmt) {
+			CXCursor *ck;
+			int nc = ctu_kids(w->t, it, &ck);
+			struct ir_expr *hit = none;
+			if (ik == CXCursor_CaseStmt)
+				hit = mk_bin(w, IR_EQ, e, rv(w, ck[0], &lb));
+			struct src cs = src_of(w, it);
+			emit(w, &lb, IR_ASSIGN, cs, m)->a =
+				mk_bin(w, IR_LOR, mk_reg(w, m, s.pos), hit);
+			it = ck[nc - 1];
+		}
+		struct bb tb = {0};
+		if (ik == CXCursor_NullStmt)
+			continue;
+		if (!stmt(w, it, &tb)) {
+			w->cond--;
+			return 0;
+		}
+		struct ir_instr *in = emit(w, &lb, IR_IF, src_of(w, it), -1);
+		in->a = mk_reg(w, m, s.pos);
+		in->then_b = fin(&tb);
+	}
+	w->cond--;
+	w->nloops--;
+	emit(w, &lb, IR_BREAK, s, -1);
+	emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
+	return 1;
+}
+
 /* return [v]; inside an inlined helper. */
 static int return_stmt(struct lw *w, CXCursor c, struct bb *b)
 {
@@ -1575,13 +1888,25 @@ static int stmt(struct lw *w, CXCursor c, struct bb *b)
 	int n;
 	switch (kind) {
 	case CXCursor_CompoundStmt:
+		n = ctu_kids(w->t, c, &k);
+		return block_items(w, k, n, b, 0);
 	case CXCursor_DeclStmt:
 		n = ctu_kids(w->t, c, &k);
 		for (int i = 0; i < n; i++)
-			if (!(kind == CXCursor_DeclStmt ? decl(w, k[i], b)
-							: stmt(w, k[i], b)))
+			if (!decl(w, k[i], b))
 				return 0;
 		return 1;
+	case CXCursor_SwitchStmt:
+		return switch_stmt(w, c, b);
+	case CXCursor_LabelStmt:
+		n = ctu_kids(w->t, c, &k);
+		return n == 1 ? stmt(w, k[0], b) : 1;
+	case CXCursor_GotoStmt:
+		return goto_stmt(w, c, b);
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+		return err_at(w, c, "a case label nested inside another "
+			      "statement of the switch is not supported");
 	case CXCursor_IfStmt:
 		return if_stmt(w, c, b);
 	case CXCursor_WhileStmt:
@@ -1596,6 +1921,9 @@ static int stmt(struct lw *w, CXCursor c, struct bb *b)
 	case CXCursor_ContinueStmt:
 		if (w->nloops == 0)
 			return err_at(w, c, "'continue' outside a loop");
+		if (w->loops[w->nloops - 1] == 2)
+			return err_at(w, c, "'continue' inside a switch is not "
+				      "supported");
 		if (!w->loops[w->nloops - 1])
 			return err_at(w, c, "'continue' in a do-while loop or in "
 				      "a for loop with an increment is not "

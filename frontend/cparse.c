@@ -625,6 +625,7 @@ struct find_struct {
 	const char *name;  /* NAME */
 	CXCursor found;    /* its definition, or a null cursor */
 	int ok;            /* 1 once found */
+	int want_typedef;  /* 1: find "typedef ... NAME;" instead */
 };
 
 static enum CXChildVisitResult find_struct_v(CXCursor c, CXCursor parent,
@@ -633,7 +634,9 @@ static enum CXChildVisitResult find_struct_v(CXCursor c, CXCursor parent,
 	(void)parent;
 	struct find_struct *fs = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_StructDecl && clang_isCursorDefinition(c)) {
+	int wanted = fs->want_typedef ? k == CXCursor_TypedefDecl
+		: k == CXCursor_StructDecl && clang_isCursorDefinition(c);
+	if (wanted) {
 		CXString sp = clang_getCursorSpelling(c);
 		int same = strcmp(clang_getCString(sp), fs->name) == 0;
 		clang_disposeString(sp);
@@ -645,6 +648,29 @@ static enum CXChildVisitResult find_struct_v(CXCursor c, CXCursor parent,
 	}
 	return k == CXCursor_TypedefDecl || k == CXCursor_StructDecl
 		? CXChildVisit_Recurse : CXChildVisit_Continue;
+}
+
+/* The type of the elements of an init-block array "T[N]" as clang spells
+ * its canonical type (atomic_t[2] is int[2]), so that a[i] through a
+ * pointer finds the arrays of its type. */
+static void canon_array(struct ctu *t, struct ir_location *loc)
+{
+	struct fe *fe = t->fe;
+	const char *lb = strrchr(loc->ctype, '[');
+	char *elem = arena_strndup(fe->arena, loc->ctype,
+				   (size_t)(lb - loc->ctype));
+	if (strchr(elem, ' ') || strchr(elem, '*'))
+		return; /* builtin words, struct X, pointers: as clang spells */
+	struct find_struct fs = { elem, clang_getNullCursor(), 0, 1 };
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu),
+			    find_struct_v, &fs);
+	if (!fs.ok || clang_getCursorKind(fs.found) != CXCursor_TypedefDecl)
+		return;
+	CXType u = clang_getCanonicalType(
+		clang_getTypedefDeclUnderlyingType(fs.found));
+	CXString us = clang_getTypeSpelling(u);
+	loc->ctype = arena_printf(fe->arena, "%s%s", clang_getCString(us), lb);
+	clang_disposeString(us);
 }
 
 /* The layout of one object. */
@@ -741,10 +767,13 @@ static int lay_out(struct ctu *t)
 	struct fe *fe = t->fe;
 	for (int i = 0; i < fe->prog->nlocs; i++) {
 		struct ir_location *loc = &fe->prog->locs[i];
+		if (fe->locx[i].is_object && !fe->locx[i].in_layout &&
+		    strchr(loc->ctype, '['))
+			canon_array(t, loc);
 		if (!fe->locx[i].is_object || !fe_is_struct_type(loc->ctype))
 			continue;
 		size_t off = fe->lines[loc->pos.line - 1] + (size_t)loc->pos.col - 1;
-		struct find_struct fs = { loc->ctype + 7, clang_getNullCursor(), 0 };
+		struct find_struct fs = { loc->ctype + 7, clang_getNullCursor(), 0, 0 };
 		clang_visitChildren(clang_getTranslationUnitCursor(t->tu),
 				    find_struct_v, &fs);
 		if (!fs.ok)

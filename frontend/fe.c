@@ -226,6 +226,8 @@ int fe_loc_declare(struct fe *fe, const char *name, const char *ctype,
 	int i = fe_loc_use(fe, name, off);
 	struct ir_location *loc = &fe->prog->locs[i];
 	struct fe_locx *x = &fe->locx[i];
+	if (x->is_object)
+		return i; /* "int *a" for the array "int a[3]" */
 	if (!x->kind_known) {
 		loc->kind = (enum ir_loc_kind)kind;
 		loc->ctype = arena_strdup(fe->arena, ctype);
@@ -256,6 +258,31 @@ int fe_loc_declare(struct fe *fe, const char *name, const char *ctype,
 		 fe_kind_name((enum ir_loc_kind)kind), fe_kind_name(loc->kind),
 		 x->kpos.line, x->kpos.col, loc->ctype);
 	return -1;
+}
+
+int fe_array_declare(struct fe *fe, const char *name, const char *ctype,
+		     long n, size_t off)
+{
+	int i = fe_loc_use(fe, name, off);
+	struct fe_locx *x = &fe->locx[i];
+	struct ir_location *loc = &fe->prog->locs[i];
+	if (x->kind_known) {
+		fe_error(fe, off, "'%s' is declared twice (first at line %d:%d)",
+			 name, x->kpos.line, x->kpos.col);
+		return -1;
+	}
+	loc->ctype = arena_printf(fe->arena, "%s[%ld]", ctype, n);
+	x->is_object = 1;
+	x->kind_known = 1;
+	x->kpos = fe_pos(fe, off);
+	for (long k = 0; k < n; k++) {
+		int e = fe_loc_declare(fe, arena_printf(fe->arena, "%s[%ld]",
+							name, k), ctype, off);
+		if (e < 0)
+			return -1;
+		fe->locx[e].in_layout = 1;
+	}
+	return i;
 }
 
 int fe_reg_find(const struct fe *fe, int tid, const char *name)

@@ -88,6 +88,12 @@ int fe_loc_use(struct fe *fe, const char *name, size_t off);
 int fe_loc_declare(struct fe *fe, const char *name, const char *ctype,
 		   size_t off);
 
+/* Declare array name of n elements of type ctype (from the init block):
+ * the object name (ctype "ELEM[n]", holding nothing) and the locations
+ * name[0]..name[n-1].  Returns the object's index or -1. */
+int fe_array_declare(struct fe *fe, const char *name, const char *ctype,
+		     long n, size_t off);
+
 /* Find or create register name in thread tid (ctype "int" when NULL).
  * Returns its index. */
 int fe_reg_use(struct fe *fe, int tid, const char *name, const char *ctype,

@@ -8,6 +8,7 @@
  * It does not look inside process bodies (C) nor at the clauses.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -205,6 +206,25 @@ static int init_item(struct init_ctx *ic, struct token *t, int n)
 				"struct srcu_struct)", ctype);
 	char *nm = tok_str(lx, name);
 	int li = -1;
+	size_t nlen = strlen(nm);
+	if (!is_reg && ctype && nlen > 3 && nm[nlen - 1] == ']') {
+		/* An array "type a[N]": object a, elements a[0]..a[N-1]. */
+		char *lb = strchr(nm, '[');
+		long cnt = strtol(lb + 1, NULL, 10);
+		if (strchr(lb + 1, '[') || strchr(nm, '.'))
+			return fe_error(fe, name.off, "declare one-dimensional "
+					"arrays in the init block ('int a[3];'); "
+					"nest arrays in structs");
+		if (cnt < 1 || cnt > 64)
+			return fe_error(fe, name.off, "array '%s' must have 1 to "
+					"64 elements", nm);
+		if (eq >= 0)
+			return fe_error(fe, t[eq].off, "an array cannot be given "
+					"an initial value; initialise its "
+					"elements ('a[1] = 2;')");
+		*lb = '\0';
+		return fe_array_declare(fe, nm, ctype, cnt, name.off) >= 0;
+	}
 	if (!is_reg) {
 		li = ctype ? fe_loc_declare(fe, nm, ctype, name.off)
 			   : fe_loc_use(fe, nm, name.off);

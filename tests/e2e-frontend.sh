@@ -6,7 +6,9 @@
 #     stderr ("file:line:col: error: message");
 #  2. "lkmmc --dump-ir" must succeed on the 34 litmus tests of the kernel's
 #     tools/memory-model/litmus-tests (extracted by "make kernel-tree"),
-#     and print a condition line.
+#     and print a condition line;
+#  3. tests/frontend: kernel C whose failures show at run time (an array
+#     index out of range, recursion past --unroll) are failing assertions.
 # Prints a final line "N passed, N failed"; exits non-zero on any failure.
 #
 # usage: tests/e2e-frontend.sh   (from anywhere; LKMMC=path overrides the
@@ -78,6 +80,29 @@ done
 if [ "$nk" -ne 34 ]; then
 	ko "found $nk kernel litmus tests in $LKMM_DIR/litmus-tests, want 34"
 fi
+
+# 3. run-time failures of kernel C (tests/frontend): an array index that
+#    can be out of range and a recursion deeper than --unroll are failing
+#    assertions (exit status 3, located warning naming the code), and the
+#    recursion fits at a larger --unroll (exit 0).
+run_assert() { # FILE OPTS WANT_RC WANT_STDERR_SUBSTRING
+	"$LKMMC" $2 "$1" > /dev/null 2> "${TMPDIR:-/tmp}/e2e-fe.$$"
+	local rc=$? got
+	got=$(cat "${TMPDIR:-/tmp}/e2e-fe.$$")
+	if [ $rc -ne "$3" ]; then
+		ko "$1 $2: exit status $rc, want $3 ($got)"
+	elif [ -n "$4" ] && ! grep -qF -- "$4" "${TMPDIR:-/tmp}/e2e-fe.$$"; then
+		ko "$1 $2: stderr lacks '$4': $got"
+	else
+		ok
+	fi
+}
+run_assert tests/frontend/index-out-of-range.litmus "" 3 \
+	"index-out-of-range.litmus:18:17: warning: assertion can fail in P1: index in range: a[r0]"
+run_assert tests/frontend/recursion-bound.litmus "" 3 \
+	"recursion-bound.litmus:9:25: warning: assertion can fail in P0: recursion deeper than --unroll 2: sum(x, n - 1)"
+run_assert tests/frontend/recursion-bound.litmus "--unroll 3" 0 ""
+rm -f "${TMPDIR:-/tmp}/e2e-fe.$$"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -465,7 +465,8 @@ static void test_body_errors(void **state)
 	body_bad(XY, "\tr1 = (*x = 1);", 4, 8, "store inside an expression");
 	body_bad(XY, "\tWRITE_ONCE(*z, 1);", 4, 14, "undeclared location");
 	body_bad(XY, "\tr1 = READ_ONCE(*x)", 4, 20, "expected ';'");
-	body_bad(XY, "\tswitch (r1) { }", 4, 2, "'switch' is not supported");
+	body_bad(XY, "\tkmalloc(4);", 4, 2, "dynamic allocation ('kmalloc')");
+	body_bad(XY, "\tif (1) goto l; { l: ; }", 4, 9, "unsupported goto");
 }
 
 /* A test with a C preamble between the init block and P0. */
@@ -571,6 +572,77 @@ static void test_assertions(void **state)
 	body_bad(XY, "int r0 = BUG_ON(1);", 4, 10, "'BUG_ON' has no value");
 }
 
+/* switch: a one-pass loop; each statement runs under "a label at or
+ * before it matched" (m), break leaves the loop. */
+static void test_switch(void **state)
+{
+	(void)state;
+	struct ir_program *p = body("int *x",
+		"int r0; int r1; r0 = READ_ONCE(*x);\n"
+		"switch (r0) { case 1: r1 = 1; break; default: r1 = 2; }");
+	const struct ir_block *b = &p->threads[0].body;
+	assert_int_equal(b->count, 3);
+	assert_int_equal(b->items[1].op, IR_ASSIGN);      /* m = 0 */
+	assert_int_equal(b->items[2].op, IR_LOOP);
+	const struct ir_block *lb = &b->items[2].then_b;
+	/* m |= r0 == 1; if m r1 = 1; if m break; m |= default; if m r1 = 2;
+	 * break */
+	assert_int_equal(lb->count, 6);
+	assert_int_equal(lb->items[0].a->op, IR_LOR);
+	assert_int_equal(lb->items[1].op, IR_IF);
+	assert_int_equal(lb->items[1].then_b.items[0].a->num, 1);
+	assert_int_equal(lb->items[2].then_b.items[0].op, IR_BREAK);
+	assert_int_equal(lb->items[3].a->op, IR_LOR);
+	assert_int_equal(lb->items[3].a->b->op, IR_LAND); /* no case hit */
+	assert_int_equal(lb->items[5].op, IR_BREAK);
+	ir_program_free(p);
+}
+
+/* A backward goto is the continue of a loop from its label; a forward one
+ * the break of a loop that ends at its label. */
+static void test_goto(void **state)
+{
+	(void)state;
+	struct ir_program *p = body("int *x",
+		"int r0;\nagain: r0 = READ_ONCE(*x); if (!r0) goto again;\n"
+		"if (r0 == 2) goto out; WRITE_ONCE(*x, 3);\nout: smp_mb();");
+	const struct ir_block *b = &p->threads[0].body;
+	assert_int_equal(b->count, 3);
+	assert_int_equal(b->items[0].op, IR_LOOP);
+	const struct ir_block *l0 = &b->items[0].then_b;
+	assert_int_equal(l0->items[1].then_b.items[0].op, IR_CONTINUE);
+	assert_int_equal(l0->items[l0->count - 1].op, IR_BREAK);
+	assert_int_equal(b->items[1].op, IR_LOOP);
+	const struct ir_block *l1 = &b->items[1].then_b;
+	assert_int_equal(l1->items[0].then_b.items[0].op, IR_BREAK);
+	assert_int_equal(l1->items[1].op, IR_STORE);
+	assert_int_equal(b->items[2].op, IR_FENCE);
+	ir_program_free(p);
+}
+
+/* Arrays of the init block: elements are locations; a[k] and a + k are
+ * that element; a[r] asserts r in range and chooses by r. */
+static void test_arrays(void **state)
+{
+	(void)state;
+	struct ir_program *p = with_preamble("int a[2]; a[1] = 7;", "",
+		"int *a, int *x",
+		"int r0; WRITE_ONCE(a[1], 1); WRITE_ONCE(*(a + 0), 2);\n"
+		"r0 = READ_ONCE(*x); WRITE_ONCE(a[r0], 3);");
+	int a1 = ir_find_loc(p, "a[1]"), a0 = ir_find_loc(p, "a[0]");
+	assert_true(a0 >= 0 && a1 >= 0);
+	assert_int_equal(p->locs[a1].init.num, 7);
+	const struct ir_block *b = &p->threads[0].body;
+	assert_int_equal(b->items[0].a->loc, a1);
+	assert_int_equal(b->items[1].a->loc, a0);
+	assert_int_equal(b->items[3].op, IR_ASSERT);
+	const struct ir_expr *c = b->items[4].a;
+	assert_int_equal(c->kind, IR_E_COND);
+	assert_int_equal(c->b->loc, a0);
+	assert_int_equal(c->c->b->loc, a1);
+	ir_program_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,6 +660,9 @@ int main(void)
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_struct_fields),
 		cmocka_unit_test(test_assertions),
+		cmocka_unit_test(test_switch),
+		cmocka_unit_test(test_goto),
+		cmocka_unit_test(test_arrays),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
