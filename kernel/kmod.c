@@ -65,6 +65,9 @@ struct gen {
 	int nloops;        /* loop counters of the current thread */
 	int depth;         /* indentation */
 	int failed;
+	char **cname;      /* location -> C identifier: its name, with a
+			    * struct field "s.f" as s__f, an element "a[1]"
+			    * as a__1 */
 };
 
 static int gen_error(struct gen *g, struct ir_pos pos, const char *fmt, ...)
@@ -138,6 +141,36 @@ static const struct ir_location *loc(const struct gen *g, int k)
 	return &g->p->locs[k];
 }
 
+/* The C identifier of location k (see gen.cname). */
+static const char *cn(const struct gen *g, int k)
+{
+	return g->cname[k];
+}
+
+static char **cnames(const struct ir_program *p)
+{
+	char **v = calloc((size_t)p->nlocs + 1, sizeof *v);
+	if (!v)
+		abort();
+	for (int k = 0; k < p->nlocs; k++) {
+		const char *n = p->locs[k].name;
+		char *c = malloc(2 * strlen(n) + 1), *o = c;
+		if (!c)
+			abort();
+		for (; *n; n++) {
+			if (*n == '.' || *n == '[') {
+				*o++ = '_';
+				*o++ = '_';
+			} else if (*n != ']') {
+				*o++ = *n;
+			}
+		}
+		*o = '\0';
+		v[k] = c;
+	}
+	return v;
+}
+
 static int is_atomic_long(const struct ir_location *l)
 {
 	return l->ctype && strstr(l->ctype, "atomic_long") != NULL;
@@ -147,9 +180,9 @@ static int is_atomic_long(const struct ir_location *l)
 static void put_loc_lvalue(struct gen *g, int k)
 {
 	if (loc(g, k)->kind == IR_LOC_SRCU)
-		fprintf(g->o, "lk_srcu_%s", loc(g, k)->name);
+		fprintf(g->o, "lk_srcu_%s", cn(g, k));
 	else
-		fprintf(g->o, "in->v_%s", loc(g, k)->name);
+		fprintf(g->o, "in->v_%s", cn(g, k));
 }
 
 static const char *order_suffix(enum ir_order o)
@@ -184,7 +217,7 @@ static void put_expr(struct gen *g, const struct ir_expr *e)
 			fputs("(long)&", o);
 			put_loc_lvalue(g, e->loc);
 		} else {
-			fprintf(o, "(long)&in->v_%s", loc(g, e->loc)->name);
+			fprintf(o, "(long)&in->v_%s", cn(g, e->loc));
 		}
 		return;
 	case IR_E_REG:
@@ -244,7 +277,7 @@ static int put_access(struct gen *g, const struct ir_instr *in, const char *prim
 			return gen_error(g, in->pos, "%s on atomic location '%s'", prim, l->name);
 		if (want != ACC_LONG && l->kind != IR_LOC_ATOMIC)
 			fprintf(g->o, "(atomic_long_t *)");
-		fprintf(g->o, "%sin->v_%s", lvalue ? "" : "&", l->name);
+		fprintf(g->o, "%sin->v_%s", lvalue ? "" : "&", cn(g, a->loc));
 		return 1;
 	}
 	const char *type = want == ACC_LONG ? "long" :
@@ -582,7 +615,7 @@ static void gen_lock(struct gen *g, const struct ir_instr *in, struct astate *s)
 		return;
 	int bit = g->ord[k];
 	unsigned long long m = 1ULL << bit;
-	const char *name = loc(g, k)->name;
+	const char *name = cn(g, k);
 	switch (in->op) {
 	case IR_LOCK:
 	case IR_TRYLOCK:
@@ -646,7 +679,7 @@ static void gen_srcu(struct gen *g, const struct ir_instr *in, struct astate *s)
 	if (k < 0)
 		return;
 	int n = g->ord[k];
-	const char *name = loc(g, k)->name;
+	const char *name = cn(g, k);
 	switch (in->op) {
 	case IR_SRCU_LOCK:
 		line(g, "lk_idx = srcu_read_lock(&lk_srcu_%s);", name);
@@ -794,7 +827,7 @@ static int count_grace_periods(const struct ir_block *b)
 static void put_value(struct gen *g, struct ir_value v)
 {
 	if (v.kind == IR_VAL_LOC)
-		fprintf(g->o, "(long)&in->v_%s", loc(g, v.loc)->name);
+		fprintf(g->o, "(long)&in->v_%s", cn(g, v.loc));
 	else
 		fprintf(g->o, "%ldL", v.num);
 }
@@ -867,14 +900,14 @@ static void gen_thread(struct gen *g, const struct ir_thread *th)
 	for (int k = 0; k < g->p->nlocs; k++)
 		if (loc(g, k)->kind == IR_LOC_SPINLOCK)
 			line(g, "\tif (lk_held & %lluULL)\n\t\t\tspin_unlock(&in->v_%s);",
-			     1ULL << g->ord[k], loc(g, k)->name);
+			     1ULL << g->ord[k], cn(g, k));
 	line(g, "}");
 	for (int k = 0; k < g->p->nlocs; k++)
 		if (loc(g, k)->kind == IR_LOC_SRCU) {
 			int n = g->ord[k];
 			line(g, "for (lk_idx = 0; lk_idx < 2; lk_idx++)");
 			line(g, "\tfor (; lk_srcu[%d][lk_idx] > 0; lk_srcu[%d][lk_idx]--) {", n, n);
-			line(g, "\t\tsrcu_read_unlock(&lk_srcu_%s, lk_idx);", loc(g, k)->name);
+			line(g, "\t\tsrcu_read_unlock(&lk_srcu_%s, lk_idx);", cn(g, k));
 			line(g, "\t\tlk_st |= LK_ST_VIOLATION;");
 			line(g, "\t}");
 		}
@@ -1079,14 +1112,14 @@ static int gen_module(struct gen *g)
 			l->kind == IR_LOC_SPINLOCK ? "spinlock_t" : "long";
 		if (l->kind == IR_LOC_SRCU)
 			continue;
-		fprintf(o, "\t%s v_%s ____cacheline_aligned; /* ", type, l->name);
+		fprintf(o, "\t%s v_%s ____cacheline_aligned; /* ", type, cn(g, k));
 		put_comment(o, l->ctype);
 		fputs(" */\n", o);
 	}
 	fputs("};\n\n", o);
 	for (int k = 0; k < p->nlocs; k++)
 		if (loc(g, k)->kind == IR_LOC_SRCU)
-			fprintf(o, "static struct srcu_struct lk_srcu_%s;\n", loc(g, k)->name);
+			fprintf(o, "static struct srcu_struct lk_srcu_%s;\n", cn(g, k));
 
 	fputs("\nstatic const char *const lk_loc_names[LK_NLOCS + 1] = {", o);
 	for (int k = 0; k < p->nlocs; k++) {
@@ -1100,7 +1133,7 @@ static int gen_module(struct gen *g)
 		if (loc(g, k)->kind == IR_LOC_SRCU)
 			fputs("sizeof(struct lk_inst), ", o);
 		else
-			fprintf(o, "offsetof(struct lk_inst, v_%s), ", loc(g, k)->name);
+			fprintf(o, "offsetof(struct lk_inst, v_%s), ", cn(g, k));
 	fputs("0 };\n", o);
 	fputs("static const int lk_col_val[LK_NCOLS + 1] = {", o);
 	for (int c = 0; c < ncols; c++)
@@ -1145,16 +1178,16 @@ static int gen_module(struct gen *g)
 		case IR_LOC_SRCU:
 			break;
 		case IR_LOC_SPINLOCK:
-			line(g, "spin_lock_init(&in->v_%s);", l->name);
+			line(g, "spin_lock_init(&in->v_%s);", cn(g, k));
 			break;
 		case IR_LOC_ATOMIC:
 			fprintf(o, "\t%s_set(&in->v_%s, ", is_atomic_long(l) ? "atomic_long" : "atomic",
-				l->name);
+				cn(g, k));
 			put_value(g, l->init);
 			fputs(");\n", o);
 			break;
 		default:
-			fprintf(o, "\tin->v_%s = ", l->name);
+			fprintf(o, "\tin->v_%s = ", cn(g, k));
 			put_value(g, l->init);
 			fputs(";\n", o);
 		}
@@ -1181,14 +1214,14 @@ static int gen_module(struct gen *g)
 			fprintf(o, "\tv[%d] = 0;\n", sl);
 			break;
 		case IR_LOC_SPINLOCK:
-			fprintf(o, "\tv[%d] = spin_is_locked(&in->v_%s);\n", sl, l->name);
+			fprintf(o, "\tv[%d] = spin_is_locked(&in->v_%s);\n", sl, cn(g, k));
 			break;
 		case IR_LOC_ATOMIC:
 			fprintf(o, "\tv[%d] = %s_read(&in->v_%s);\n", sl,
-				is_atomic_long(l) ? "atomic_long" : "atomic", l->name);
+				is_atomic_long(l) ? "atomic_long" : "atomic", cn(g, k));
 			break;
 		default:
-			fprintf(o, "\tv[%d] = lk_map_value(in, READ_ONCE(in->v_%s));\n", sl, l->name);
+			fprintf(o, "\tv[%d] = lk_map_value(in, READ_ONCE(in->v_%s));\n", sl, cn(g, k));
 		}
 	}
 	fputs("}\n\nstatic int lk_filter(const long *v)\n{\n\treturn ", o);
@@ -1331,10 +1364,14 @@ int kmod_generate(struct kmod_batch *b, const struct ir_program *prog, struct di
 	if (!mem)
 		abort();
 	struct gen g = {.p = prog, .opt = &b->opt, .o = mem, .d = d};
+	g.cname = cnames(prog);
 	int ok = gen_module(&g);
 	fclose(mem);
 	free(g.reg_base);
 	free(g.ord);
+	for (int k = 0; k < prog->nlocs; k++)
+		free(g.cname[k]);
+	free(g.cname);
 	if (!ok) {
 		free(text);
 		return 0;
