@@ -6,6 +6,9 @@
 #   make check    build and run every test (unit + end-to-end)
 #   make asan     build ./lkmmc-asan with AddressSanitizer + UBSan
 #   make conformance   compare with herd7's answers in ../shared (long)
+#   make bench    time lkmmc (and herd7, or its recorded times) on the
+#                 scaling families: table, build/bench/results.csv and
+#                 scaling.png; BENCH_ARGS="..." passes bench/bench.sh options
 #   make check-kernel-scripts  the kernel's LKMM scripts run lkmmc (kernel/patches)
 #   make check-kernel-corpus   the same scripts judge ../shared/corpus (long)
 #   make check-kernel  every litmus test as a kernel module in a QEMU guest,
@@ -31,9 +34,9 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
 
 DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
-	libcmocka-dev graphviz linux-source
+	libcmocka-dev graphviz linux-source gnuplot-nox time
 
-.PHONY: all deps kernel-tree demo check unit e2e asan conformance clean \
+.PHONY: all deps kernel-tree demo check unit e2e asan conformance bench clean \
 	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
 all: lkmmc
 
@@ -117,6 +120,12 @@ asan:
 
 conformance: lkmmc
 	@bash bench/conformance.sh
+
+# The default run: every family at N = 2, 4, ... 24, full and exists-only,
+# 3 repetitions, 10 s per run (about 10 minutes here; nice'd).
+BENCH_ARGS ?=
+bench: lkmmc kernel-tree
+	@nice bash bench/bench.sh $(BENCH_ARGS)
 
 clean-obj:
 	rm -rf build/obj build/tests

@@ -1,0 +1,408 @@
+#!/usr/bin/env bash
+# bench/bench.sh - time lkmmc and herd7 side by side on the same litmus tests
+# and check lkmmc's verdicts. It measures and reports; it asserts no speed.
+#
+# usage: bench/bench.sh [options] [FILE.litmus...]
+# Test sets (combine freely; with none given: --families all):
+#   --families LIST   generated scaling families (bench/gen-families.sh),
+#                     comma-separated or "all"
+#   --n SPEC          their process counts, e.g. 2-24/2 (default), 2-8,12
+#   FILE..., --list F litmus files (F: one path a line)
+#   --herd-timeouts   the corpus tests herd7 gave up on (summary.tsv timeout)
+#   --corpus          the whole corpus of --shared
+#   --sample N        keep N corpus tests spread over those two selections
+# Measuring:
+#   --mode M          full | exists (lkmmc --exists-only, herd7 -speedcheck
+#                     fast) | both (default)
+#   --reps N          runs per test and tool, median wall time (default 3)
+#   --timeout S       limit per run, timeout(1), for both tools (default 10)
+#   -j N              tests run at once (default 1; >1 makes times noisier)
+#   --no-skip         a family whose N timed out still runs its larger N
+# herd7:
+#   --herd7 CMD       the herd7 to run (default: herd7 on PATH, if any)
+#   --no-herd7        compare with the recorded times even if herd7 is there
+#   --shared DIR      corpus and recorded herd7 answers (default ../shared)
+#   --lkmm DIR        tools/memory-model holding linux-kernel.cfg (default
+#                     build/linux/tools/memory-model, from make kernel-tree)
+# Output:
+#   --out DIR         results.csv, table.txt, scaling.png (default build/bench)
+#   --no-plot         no PNG (gnuplot)
+# Environment: LKMMC, the binary (default ./lkmmc of this checkout).
+#
+# Expected answers: a generated test's Result: comment; a corpus test's
+# recorded herd7 verdict (herd7 wins), or its Result: comment where herd7
+# timed out; another file's Result: comment. Maybe or none: unchecked.
+# Exit status: 0 no lkmmc verdict contradicts an expected answer or a live
+# herd7 answer and lkmmc never crashed, 1 otherwise, 2 on usage errors.
+set -u
+
+# One herd7-format output -> "VERDICT P N" (Never 0 0 is DEADLOCK), or "-".
+OBS_PARSE='/^Observation / { v = $(NF - 2); p = $(NF - 1); n = $NF }
+END { if (v == "") print "-"; else print ((v == "Never" && p == 0 && n == 0) ? "DEADLOCK" : v) }'
+
+# A litmus file's Result: comment -> its first word, or "-".
+result_of() {
+	local w
+	w=$(grep -m1 -oE 'Result: *[A-Za-z]+' "$1" 2>/dev/null | sed 's/Result: *//')
+	echo "${w:--}"
+}
+
+# median and max of numbers on stdin, "-" when there are none.
+MEDIAN='{ a[++n] = $1 + 0; if ($1 + 0 > m) m = $1 + 0 }
+END {
+	if (n == 0) { print "-\t-"; exit }
+	for (i = 2; i <= n; i++) { v = a[i]; for (j = i - 1; j >= 1 && a[j] > v; j--) a[j + 1] = a[j]; a[j + 1] = v }
+	med = (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	printf "%.3f\t%d\n", med, m
+}'
+
+# run_timed TAG DIR TIMEOUT CMD...: one run in DIR under timeout(1) and
+# /usr/bin/time; appends "status verdict secs rss" to $work/TAG.runs.
+run_timed() {
+	local tag=$1 dir=$2 tmo=$3 t0 t1 rc rss verdict status
+	shift 3
+	t0=$EPOCHREALTIME
+	(cd "$dir" && /usr/bin/time -f '%M' -o "$work/$tag.time" \
+		timeout -k 5 "$tmo" "$@" >"$work/$tag.out" 2>"$work/$tag.err" </dev/null)
+	rc=$?
+	t1=$EPOCHREALTIME
+	rss=$(tail -n 1 "$work/$tag.time" 2>/dev/null)
+	case $rss in ''|*[!0-9]*) rss=0 ;; esac
+	verdict=$(awk "$OBS_PARSE" "$work/$tag.out")
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then status=timeout
+	elif [ $rc -eq 0 ] && [ "$verdict" != - ]; then status=ok
+	elif [ $rc -eq 1 ] && grep -qE '^[^:]+:[0-9]+:[0-9]+: error:' "$work/$tag.err"; then status=error
+	else status=crash
+	fi
+	awk -v a="$t0" -v b="$t1" -v s="$status" -v v="$verdict" -v m="$rss" \
+		'BEGIN { printf "%s\t%s\t%.3f\t%s\n", s, v, b - a, m }' >>"$work/$tag.runs"
+}
+
+# summarize TAG: "status verdict median_secs max_rss" over TAG's runs (the
+# first run that is not ok decides the status).
+summarize() {
+	awk -F'\t' '$1 != "ok" && st == "" { st = $1 } $1 == "ok" { v = $2 }
+		END { printf "%s\t%s\t", (st == "" ? "ok" : st), (v == "" ? "-" : v) }' "$work/$1.runs"
+	awk -F'\t' '{ print $3 "\t" $4 }' "$work/$1.runs" | awk "$MEDIAN" | cut -f1 | tr '\n' '\t'
+	awk -F'\t' '{ print $4 }' "$work/$1.runs" | awk "$MEDIAN" | cut -f2
+}
+
+# Worker mode (run by xargs): one job file = a mode line, then one test a
+# line ("seq<TAB>path<TAB>family<TAB>procs<TAB>expected<TAB>recorded herd7
+# status<TAB>verdict<TAB>secs"); tests of a family come in increasing N so
+# that a time-out can skip the larger ones. Leaves one record per test.
+if [ "${1:-}" = "--run-job" ]; then
+	job=$2 raw=$3
+	# shellcheck disable=SC2154 # the rest comes from the environment
+	work=$(mktemp -d "$raw/work.XXXXXX")
+	mode=$(head -n 1 "$job")
+	lk_skip="" herd_skip=""    # set once a family's smaller N timed out
+	margs=()
+	hargs=()
+	if [ "$mode" = exists ]; then margs=(--exists-only); hargs=(-speedcheck fast); fi
+	tail -n +2 "$job" | while IFS=$'\t' read -r seq path family procs expected rstat rverd rsecs; do
+		rm -f "$work"/*
+		# lk_end / herd_end: why that tool runs no more reps of this test
+		lk_end="" herd_end=""
+		[ -n "$lk_skip" ] && lk_end=skipped
+		{ [ -z "$BENCH_HERD7" ] || [ -n "$herd_skip" ]; } && herd_end=skipped
+		for ((i = 0; i < BENCH_REPS; i++)); do
+			if [ -z "$lk_end" ]; then
+				run_timed lk "$BENCH_ROOT" "$BENCH_TIMEOUT" "$BENCH_LKMMC" "${margs[@]}" "$path"
+				[ "$(tail -n 1 "$work/lk.runs" | cut -f1)" = ok ] || lk_end=failed
+			fi
+			if [ -z "$herd_end" ]; then
+				run_timed herd "$BENCH_LKMM" "$BENCH_TIMEOUT" "$BENCH_HERD7" -conf linux-kernel.cfg "${hargs[@]}" "$path"
+				[ "$(tail -n 1 "$work/herd.runs" | cut -f1)" = ok ] || herd_end=failed
+			fi
+			[ -n "$lk_end" ] && [ -n "$herd_end" ] && break
+		done
+		# a family's time-out skips that tool on the family's larger N
+		if [ "$lk_end" = skipped ]; then lk="skipped	-	-	-"
+		else
+			lk=$(summarize lk)
+			[ "${lk%%	*}" = timeout ] && [ "$family" != - ] && [ "$BENCH_SKIP" = 1 ] && lk_skip=1
+		fi
+		if [ -z "$BENCH_HERD7" ]; then
+			herd="recorded	$rstat	$rverd	$rsecs	-"
+			[ "$rstat" = - ] && herd="none	-	-	-	-"
+		elif [ "$herd_end" = skipped ]; then herd="run	skipped	-	-	-"
+		else
+			herd="run	$(summarize herd)"
+			[ "$(printf '%s' "$herd" | cut -f2)" = timeout ] && [ "$family" != - ] && [ "$BENCH_SKIP" = 1 ] && herd_skip=1
+		fi
+		msg=$(grep -m1 . "$work/lk.err" 2>/dev/null | tr '\t' ' ' | cut -c1-160)
+		[ "$lk_end" = skipped ] && msg="a smaller N of this family did not finish"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seq" "$mode" "$path" "$family" "$procs" \
+			"$expected" "$lk" "$herd" "${msg:--}" >"$raw/$seq.$mode.rec"
+	done
+	rm -rf "$work"
+	exit 0
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+LKMMC=${LKMMC:-./lkmmc}
+families="" nspec=2-24/2 files=() herd_timeouts=0 corpus_all=0 sample=0
+mode=both reps=3 tmo=10 jobs=1 skip=1 herd7_cmd="" no_herd7=0
+shared=$root/../shared lkmm=$root/build/linux/tools/memory-model outdir=$root/build/bench plot=1
+usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+die() { echo "bench: $*" >&2; exit 2; }
+need_num() { case $2 in ''|*[!0-9]*) die "$1 needs a number, not '$2'" ;; esac; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--families) families=$2; shift 2 ;;
+	--n) nspec=$2; shift 2 ;;
+	--list) [ -r "$2" ] || die "cannot read --list $2"
+		while IFS= read -r l; do [ -n "$l" ] && files+=("$l"); done <"$2"; shift 2 ;;
+	--herd-timeouts) herd_timeouts=1; shift ;;
+	--corpus) corpus_all=1; shift ;;
+	--sample) need_num "$1" "$2"; sample=$2; shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
+	--reps) need_num "$1" "$2"; reps=$2; shift 2 ;;
+	--timeout) need_num "$1" "$2"; tmo=$2; shift 2 ;;
+	-j) need_num "$1" "$2"; jobs=$2; shift 2 ;;
+	--no-skip) skip=0; shift ;;
+	--herd7) herd7_cmd=$2; shift 2 ;;
+	--no-herd7) no_herd7=1; shift ;;
+	--shared) shared=$2; shift 2 ;;
+	--lkmm) lkmm=$2; shift 2 ;;
+	--out) outdir=$2; shift 2 ;;
+	--no-plot) plot=0; shift ;;
+	-h|--help) usage ;;
+	--) shift; files+=("$@"); break ;;
+	-*) echo "bench: unknown option $1" >&2; usage ;;
+	*) files+=("$1"); shift ;;
+	esac
+done
+case $mode in full) modes=full ;; exists) modes=exists ;; both) modes="full exists" ;;
+	*) die "--mode must be full, exists or both" ;; esac
+[ "$reps" -ge 1 ] || die "--reps must be >= 1"
+[ "$tmo" -ge 1 ] || die "--timeout must be >= 1"
+[ "$jobs" -ge 1 ] || die "-j must be >= 1"
+if [ -z "$families" ] && [ ${#files[@]} -eq 0 ] && [ $herd_timeouts = 0 ] && [ $corpus_all = 0 ]; then
+	families=all
+fi
+[ "$families" = all ] && families=$(bash "$root/bench/gen-families.sh" --list | paste -sd, -)
+[ -x /usr/bin/time ] || die "no /usr/bin/time (Debian package time)"
+
+# The binaries. lkmmc is copied so that a rebuild during a long run does
+# not change what is measured.
+case $LKMMC in /*) ;; */*) LKMMC=$root/$LKMMC ;; *) LKMMC=$(command -v "$LKMMC" || echo "$LKMMC") ;; esac
+[ -x "$LKMMC" ] || die "$LKMMC is not executable (make?)"
+herd7=""
+if [ $no_herd7 = 0 ]; then
+	if [ -n "$herd7_cmd" ]; then
+		herd7=$(command -v "$herd7_cmd") || die "--herd7 $herd7_cmd: not found"
+	else
+		herd7=$(command -v herd7 || true)
+	fi
+fi
+if [ -n "$herd7" ]; then
+	[ -f "$lkmm/linux-kernel.cfg" ] || die "no $lkmm/linux-kernel.cfg for herd7: run 'make kernel-tree' (or --lkmm DIR)"
+	lkmm=$(cd "$lkmm" && pwd)
+fi
+summary=$shared/oracle/summary.tsv
+if { [ $herd_timeouts = 1 ] || [ $corpus_all = 1 ]; } && [ ! -f "$summary" ]; then
+	die "no $summary: the corpus sets need ../shared (or --shared DIR)"
+fi
+
+mkdir -p "$outdir" || die "cannot create $outdir"
+outdir=$(cd "$outdir" && pwd)
+raw=$outdir/raw
+rm -rf "$raw"; mkdir -p "$raw/jobs"
+cp "$LKMMC" "$raw/lkmmc" || die "cannot copy $LKMMC"
+
+# The selection: "path family" lines, families first (by family, then N).
+sel=$raw/selection
+: >"$sel"
+if [ -n "$families" ]; then
+	bash "$root/bench/gen-families.sh" --out "$outdir/families" --n "$nspec" \
+		--families "$families" >"$raw/generated" || exit 2
+	while IFS= read -r f; do
+		fam=$(basename "$f" .litmus); printf '%s\t%s\n' "$f" "${fam%-*}"
+	done <"$raw/generated" >>"$sel"
+fi
+{
+	[ $corpus_all = 1 ] && awk -F'\t' 'NR > 1 { print $1 }' "$summary"
+	[ $herd_timeouts = 1 ] && awk -F'\t' 'NR > 1 && $2 == "timeout" { print $1 }' "$summary"
+} | sort -u | awk -v n="$sample" '{ a[++c] = $0 }
+	END { if (n == 0 || n > c) n = c; for (i = 0; i < n; i++) print a[int(i * c / n) + 1] }' |
+	sed "s|^|$shared/corpus/|; s|\$|\t-|" >>"$sel"
+for f in "${files[@]}"; do
+	[ -r "$f" ] || die "cannot read $f"
+	printf '%s\t-\n' "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" >>"$sel"
+done
+total=$(wc -l <"$sel")
+[ "$total" -gt 0 ] || die "no test selected"
+
+# Each test: procs, expected answer and what summary.tsv recorded for it.
+[ -f "$summary" ] || summary=/dev/null
+seq=0
+while IFS=$'\t' read -r path family; do
+	seq=$((seq + 1))
+	procs=$(grep -cE '^[[:space:]]*P[0-9]+[[:space:]]*\(' "$path")
+	rel=- rec="-	-	-" want=$(result_of "$path")
+	case $path in "$shared/corpus/"*) rel=${path#"$shared/corpus/"} ;; esac
+	if [ "$rel" != - ]; then
+		rec=$(awk -F'\t' -v p="$rel" '$1 == p {
+			v = $3; if ($2 == "ok" && $4 == 0 && $5 == 0) v = "DEADLOCK"
+			print $2 "\t" ($2 == "ok" ? v : "-") "\t" ($9 == "" ? "-" : $9); f = 1; exit }
+			END { if (!f) print "-\t-\t-" }' "$summary")
+		rv=$(printf '%s' "$rec" | cut -f2)
+		[ "$(printf '%s' "$rec" | cut -f1)" = ok ] && want=$rv
+	fi
+	[ "$want" = Maybe ] && want=-
+	printf '%06d\t%s\t%s\t%s\t%s\t%s\n' "$seq" "$path" "$family" "$procs" "$want" "$rec"
+done <"$sel" >"$raw/tests"
+
+# Jobs: one per family and mode (in N order), one per other test and mode.
+for m in $modes; do
+	awk -F'\t' -v m="$m" -v dir="$raw/jobs" '
+	$3 == "-" { f = sprintf("%s/%s.t%s", dir, m, $1); print m > f; print > f; close(f); next }
+	{ if (!($3 in job)) { job[$3] = sprintf("%s/%s.f%s", dir, m, $3); print m > job[$3] }
+	  print > job[$3] }' "$raw/tests"
+done
+
+# The header: what is compared with what.
+{
+	echo "bench: $total tests, mode $mode, $reps reps (median wall time, max peak RSS), limit ${tmo}s per run, -j $jobs"
+	echo "bench: lkmmc $("$raw/lkmmc" --version 2>/dev/null | head -n 1) ($LKMMC)"
+	if [ -n "$herd7" ]; then
+		echo "bench: herd7 on PATH: $herd7, run side by side from $lkmm with -conf linux-kernel.cfg$([ "$mode" != full ] && echo ' (exists mode: -speedcheck fast)')"
+	else
+		echo "bench: herd7 is not on PATH$([ $no_herd7 = 1 ] && echo ' (--no-herd7)'): herd7 times are the ones RECORDED in $summary"
+		echo "bench:   (herd7 7.57, full mode, another run on a shared 2-core machine; status timeout = herd7 gave up at its 10 s limit;"
+		echo "bench:   nothing is recorded for generated tests or files outside the corpus)"
+	fi
+	echo "bench: machine load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+} | tee "$outdir/table.txt"
+
+export BENCH_ROOT=$root BENCH_LKMMC=$raw/lkmmc BENCH_HERD7=$herd7 BENCH_LKMM=$lkmm
+export BENCH_REPS=$reps BENCH_TIMEOUT=$tmo BENCH_SKIP=$skip
+start=$EPOCHREALTIME
+find "$raw/jobs" -type f | sort | tr '\n' '\0' |
+	xargs -0 -P "$jobs" -I{} bash "$0" --run-job {} "$raw"
+wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+
+# Records -> CSV, table, scaling pivot, plot data.
+find "$raw" -maxdepth 1 -name '*.rec' -exec cat {} + | sort -t "$(printf '\t')" -k1,1 -k2,2r >"$raw/records.tsv"
+csv=$outdir/results.csv
+awk -F'\t' -v csv="$csv" -v root="$root/" -v corpus="$shared/corpus/" -v outdir="$outdir/" '
+function q(s) { if (s ~ /[",]/) { gsub(/"/, "\"\"", s); s = "\"" s "\"" } return s }
+function shortname(p) {
+	if (index(p, corpus) == 1) return substr(p, length(corpus) + 1)
+	if (index(p, outdir) == 1) return substr(p, length(outdir) + 1)
+	if (index(p, root) == 1) return substr(p, length(root) + 1)
+	return p
+}
+BEGIN {
+	print "test,family,procs,mode,expected,lkmmc_verdict,lkmmc_status,lkmmc_s,lkmmc_rss_kb,herd7_source,herd7_verdict,herd7_status,herd7_s,herd7_rss_kb,ratio,check,note" > csv
+}
+{
+	# seq mode path family procs expected | lk: status verdict secs rss |
+	# herd: source status verdict secs rss | note
+	mode = $2; path = $3; fam = $4; procs = $5; want = $6
+	ls = $7; lv = $8; lsec = $9; lrss = $10
+	hsrc = $11; hs = $12; hv = $13; hsec = $14; hrss = $15; note = $16
+	ratio = "-"
+	if (ls == "ok" && (hs == "ok" || hs == "timeout") && hsec != "-" && lsec > 0) ratio = sprintf("%.2f", hsec / lsec)
+	if (ls == "ok") {
+		if (want != "-" && lv != want) check = "MISMATCH"
+		else if (hsrc == "run" && hs == "ok" && hv != lv) check = "HERD7-DISAGREES"
+		else if (want == "-") check = "unchecked"
+		else check = "ok"
+	} else if (ls == "crash") check = "CRASH"
+	else check = "lkmmc-" ls
+	name = shortname(path)
+	printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", q(name), fam, procs, mode, want, lv, ls, lsec, lrss, hsrc, hv, hs, hsec, hrss, ratio, check, q(note) > csv
+}' "$raw/records.tsv"
+
+# The table, from the CSV.
+awk -F',' '
+NR == 1 { printf "\n%-34s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", "test", "procs", "mode", "herd7 s", "lkmmc s", "ratio", "RSS MB", "herd7", "lkmmc", "expected", "check"; next }
+{
+	name = $1; if (length(name) > 34) name = "..." substr(name, length(name) - 30)
+	h = $13; if ($12 == "timeout") h = ">" h; else if ($12 != "ok" && $12 != "-") h = $12
+	r = $15; if ($12 == "timeout" && r != "-") r = ">" r
+	l = $8; if ($7 != "ok") l = $7
+	hv = $11; if ($10 == "none") hv = "-"
+	mb = ($9 ~ /^[0-9]+$/) ? sprintf("%.0f", $9 / 1024) : "-"
+	printf "%-34s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", name, $3, $4, h, l, r, mb, hv, $6, $5, ($16 ~ /^[A-Z]/ ? "<<< " $16 : $16)
+}' "$csv" | tee -a "$outdir/table.txt"
+
+# The families' scaling: median lkmmc seconds by N (T timed out, - skipped).
+awk -F',' -v tmo="$tmo" '
+NR > 1 && $2 != "-" {
+	k = $2 " " $4; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
+	if (!($3 in ns)) { ns[$3] = 1; nl[++nn] = $3 + 0 }
+	v[k, $3 + 0] = ($7 == "ok") ? $8 : ($7 == "timeout" ? "T" : ($7 == "skipped" ? "-" : "E"))
+	r[k, $3 + 0] = ($7 == "ok") ? sprintf("%.0f", $9 / 1024) : "-"
+}
+END {
+	if (nk == 0) exit
+	for (i = 2; i <= nn; i++) { x = nl[i]; for (j = i - 1; j >= 1 && nl[j] > x; j--) nl[j + 1] = nl[j]; nl[j + 1] = x }
+	printf "\nscaling: lkmmc median seconds by number of processes (T: over %ss, -: skipped after a smaller N timed out, E: error)\n", tmo
+	printf "%-22s", "family mode"; for (i = 1; i <= nn; i++) printf " %6s", "N=" nl[i]; printf "\n"
+	for (k = 1; k <= nk; k++) {
+		printf "%-22s", keys[k]; for (i = 1; i <= nn; i++) printf " %6s", ((keys[k], nl[i]) in v) ? v[keys[k], nl[i]] : ""; printf "\n"
+	}
+	printf "peak RSS MB:\n"
+	for (k = 1; k <= nk; k++) {
+		printf "%-22s", keys[k]; for (i = 1; i <= nn; i++) printf " %6s", ((keys[k], nl[i]) in r) ? r[keys[k], nl[i]] : ""; printf "\n"
+	}
+}' "$csv" | tee -a "$outdir/table.txt"
+
+# Totals and the verdict check.
+awk -F',' -v wall="$wall" -v herd="$herd7" '
+NR == 1 { next }
+{ n++; st[$16]++
+  if ($15 != "-" && $12 == "ok") { both++; hs += $13; ls += $8; lg += log($15) }
+  if ($16 ~ /^[A-Z]/) bad = bad "\n  " $16 ": " $1 " (" $4 "): lkmmc " ($7 == "ok" ? $6 : $7) ", expected " $5 ", herd7 " ($11 == "" ? "-" : $11) ($17 != "-" ? " (" $17 ")" : "") }
+END {
+	printf "\nbench: %d rows in %ss wall:", n, wall
+	for (c in st) printf " %s %d;", c, st[c]
+	printf "\n"
+	if (both > 0) printf "bench: where both answered (%d rows): herd7 %.2fs, lkmmc %.2fs in all (medians); geometric mean of herd7/lkmmc %.2f\n", both, hs, ls, exp(lg / both)
+	if (bad != "") printf "bench: LKMMC VERDICT PROBLEMS:%s\n", bad
+}' "$csv" | tee -a "$outdir/table.txt"
+
+# The plot: one curve per family and mode, herd7 dashed where it has times.
+png=$outdir/scaling.png
+rm -f "$png"
+if [ $plot = 1 ] && [ -n "$families" ]; then
+	if ! command -v gnuplot >/dev/null; then
+		echo "bench: no gnuplot, no plot: run 'make deps'" >&2
+	else
+		dat=$raw/plot
+		mkdir -p "$dat"
+		awk -F',' -v dat="$dat" 'NR > 1 && $2 != "-" {
+			if ($7 == "ok") print $3, $8 > (dat "/lkmmc." $4 "." $2)
+			if ($7 == "timeout") print $3, $8 > (dat "/lkmmc-timeout." $4)
+			if ($12 == "ok") print $3, $13 > (dat "/herd7." $4 "." $2)
+		}' "$csv"
+		{
+			echo "set terminal pngcairo size $((640 * $(echo "$modes" | wc -w))),520 noenhanced"
+			echo "set output '$png'"
+			[ "$mode" = both ] && echo "set multiplot layout 1,2"
+			for m in $modes; do
+				title="lkmmc full mode (all final states)"
+				[ $m = exists ] && title="lkmmc --exists-only (verdict only)"
+				echo "set title '$title'; set xlabel 'processes'; set ylabel 'median wall seconds'"
+				echo "set logscale y; set grid; set key top left; set yrange [0.01:$((tmo * 2))]"
+				echo "set xrange [1:*]"
+				plots=""
+				for fam in $(printf '%s' "$families" | tr ',' ' '); do
+					[ -s "$dat/lkmmc.$m.$fam" ] && plots="$plots, '$dat/lkmmc.$m.$fam' using 1:2 with linespoints title '$fam'"
+					[ -s "$dat/herd7.$m.$fam" ] && plots="$plots, '$dat/herd7.$m.$fam' using 1:2 with linespoints dashtype 2 title 'herd7 $fam'"
+				done
+				[ -s "$dat/lkmmc-timeout.$m" ] && plots="$plots, '$dat/lkmmc-timeout.$m' using 1:2 with points pointtype 2 pointsize 2 lc rgb 'red' title 'lkmmc timed out'"
+				plots="$plots, $tmo with lines dashtype 3 lc rgb 'gray' title 'limit ${tmo}s'"
+				echo "plot ${plots#, }"
+			done
+			[ "$mode" = both ] && echo "unset multiplot"
+		} >"$dat/scaling.gp"
+		gnuplot "$dat/scaling.gp" 2>"$dat/gnuplot.err" || { echo "bench: gnuplot failed:" >&2; cat "$dat/gnuplot.err" >&2; }
+	fi
+fi
+echo "bench: CSV $csv, table $outdir/table.txt$([ -f "$png" ] && echo ", plot $png")"
+awk -F',' 'NR > 1 && $16 ~ /^[A-Z]/ { bad = 1 } END { exit bad }' "$csv"
