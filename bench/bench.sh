@@ -36,6 +36,16 @@
 # herd7 answer and lkmmc never crashed, 1 otherwise, 2 on usage errors.
 set -u
 
+# Run from a copy, so that editing or rebasing the checkout during a long
+# run changes nothing (bash reads a script as it goes); lkmmc is copied too.
+if [ -z "${BENCH_SELF:-}" ]; then
+	BENCH_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+	BENCH_SELF=$(mktemp /tmp/bench.XXXXXX.sh) || exit 2
+	cp "$0" "$BENCH_SELF" || exit 2
+	export BENCH_ROOT BENCH_SELF
+	exec bash "$BENCH_SELF" "$@"
+fi
+
 # One herd7-format output -> "VERDICT P N" (Never 0 0 is DEADLOCK), or "-".
 OBS_PARSE='/^Observation / { v = $(NF - 2); p = $(NF - 1); n = $NF }
 END { if (v == "") print "-"; else print ((v == "Never" && p == 0 && n == 0) ? "DEADLOCK" : v) }'
@@ -69,8 +79,10 @@ run_timed() {
 	rss=$(tail -n 1 "$work/$tag.time" 2>/dev/null)
 	case $rss in ''|*[!0-9]*) rss=0 ;; esac
 	verdict=$(awk "$OBS_PARSE" "$work/$tag.out")
+	# lkmmc exits 3 when an assertion can fail or a thread spins forever,
+	# 4 when --unroll auto hit its limit: answered all the same
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then status=timeout
-	elif [ $rc -eq 0 ] && [ "$verdict" != - ]; then status=ok
+	elif [ "$verdict" != - ] && { [ $rc -eq 0 ] || [ $rc -eq 3 ] || [ $rc -eq 4 ]; }; then status=ok
 	elif [ $rc -eq 1 ] && grep -qE '^[^:]+:[0-9]+:[0-9]+: error:' "$work/$tag.err"; then status=error
 	else status=crash
 	fi
@@ -140,12 +152,13 @@ if [ "${1:-}" = "--run-job" ]; then
 	exit 0
 fi
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+trap 'rm -f "$BENCH_SELF"' EXIT
+root=$BENCH_ROOT
 LKMMC=${LKMMC:-./lkmmc}
 families="" nspec=2-24/2 files=() herd_timeouts=0 corpus_all=0 sample=0
 mode=both reps=3 tmo=10 jobs=1 skip=1 herd7_cmd="" no_herd7=0
 shared=$root/../shared lkmm=$root/build/linux/tools/memory-model outdir=$root/build/bench plot=1
-usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,36p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench: $*" >&2; exit 2; }
 need_num() { case $2 in ''|*[!0-9]*) die "$1 needs a number, not '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -277,11 +290,11 @@ done
 	echo "bench: machine load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 } | tee "$outdir/table.txt"
 
-export BENCH_ROOT=$root BENCH_LKMMC=$raw/lkmmc BENCH_HERD7=$herd7 BENCH_LKMM=$lkmm
+export BENCH_LKMMC=$raw/lkmmc BENCH_HERD7=$herd7 BENCH_LKMM=$lkmm
 export BENCH_REPS=$reps BENCH_TIMEOUT=$tmo BENCH_SKIP=$skip
 start=$EPOCHREALTIME
 find "$raw/jobs" -type f | sort | tr '\n' '\0' |
-	xargs -0 -P "$jobs" -I{} bash "$0" --run-job {} "$raw"
+	xargs -0 -P "$jobs" -I{} bash "$BENCH_SELF" --run-job {} "$raw"
 wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 
 # Records -> CSV, table, scaling pivot, plot data.
@@ -379,6 +392,7 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 			if ($7 == "ok") print $3, $8 > (dat "/lkmmc." $4 "." $2)
 			if ($7 == "timeout") print $3, $8 > (dat "/lkmmc-timeout." $4)
 			if ($12 == "ok") print $3, $13 > (dat "/herd7." $4 "." $2)
+			if ($12 == "timeout") print $3, $13 > (dat "/herd7-timeout." $4)
 		}' "$csv"
 		{
 			echo "set terminal pngcairo size $((640 * $(echo "$modes" | wc -w))),520 noenhanced"
@@ -390,12 +404,14 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 				echo "set title '$title'; set xlabel 'processes'; set ylabel 'median wall seconds'"
 				echo "set logscale y; set grid; set key top left; set yrange [0.01:$((tmo * 2))]"
 				echo "set xrange [1:*]"
-				plots=""
+				plots="" lc=0
 				for fam in $(printf '%s' "$families" | tr ',' ' '); do
-					[ -s "$dat/lkmmc.$m.$fam" ] && plots="$plots, '$dat/lkmmc.$m.$fam' using 1:2 with linespoints title '$fam'"
-					[ -s "$dat/herd7.$m.$fam" ] && plots="$plots, '$dat/herd7.$m.$fam' using 1:2 with linespoints dashtype 2 title 'herd7 $fam'"
+					lc=$((lc + 1))
+					[ -s "$dat/lkmmc.$m.$fam" ] && plots="$plots, '$dat/lkmmc.$m.$fam' using 1:2 with linespoints lc $lc pt 7 title '$fam'"
+					[ -s "$dat/herd7.$m.$fam" ] && plots="$plots, '$dat/herd7.$m.$fam' using 1:2 with linespoints lc $lc pt 6 dashtype 2 title 'herd7 $fam'"
 				done
 				[ -s "$dat/lkmmc-timeout.$m" ] && plots="$plots, '$dat/lkmmc-timeout.$m' using 1:2 with points pointtype 2 pointsize 2 lc rgb 'red' title 'lkmmc timed out'"
+				[ -s "$dat/herd7-timeout.$m" ] && plots="$plots, '$dat/herd7-timeout.$m' using 1:(\$2*1.3) with points pointtype 1 pointsize 2 lc rgb 'black' title 'herd7 timed out'"
 				plots="$plots, $tmo with lines dashtype 3 lc rgb 'gray' title 'limit ${tmo}s'"
 				echo "plot ${plots#, }"
 			done
