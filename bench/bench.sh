@@ -6,7 +6,8 @@
 # Test sets (combine freely; with none given: --families all):
 #   --families LIST   generated scaling families (bench/gen-families.sh),
 #                     comma-separated or "all"
-#   --n SPEC          their process counts, e.g. 2-24/2 (default), 2-8,12
+#   --n SPEC          their process counts (default 2-8,10-24/2: 2..8, then
+#                     every second N up to 24; also e.g. 2-24, 3,5,7)
 #   FILE..., --list F litmus files (F: one path a line)
 #   --herd-timeouts   the corpus tests herd7 gave up on (summary.tsv timeout)
 #   --corpus          the whole corpus of --shared
@@ -155,10 +156,10 @@ fi
 trap 'rm -f "$BENCH_SELF"' EXIT
 root=$BENCH_ROOT
 LKMMC=${LKMMC:-./lkmmc}
-families="" nspec=2-24/2 files=() herd_timeouts=0 corpus_all=0 sample=0
+families="" nspec=2-8,10-24/2 files=() herd_timeouts=0 corpus_all=0 sample=0
 mode=both reps=3 tmo=10 jobs=1 skip=1 herd7_cmd="" no_herd7=0
 shared=$root/../shared lkmm=$root/build/linux/tools/memory-model outdir=$root/build/bench plot=1
-usage() { sed -n '2,36p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,37p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench: $*" >&2; exit 2; }
 need_num() { case $2 in ''|*[!0-9]*) die "$1 needs a number, not '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -394,16 +395,17 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 			if ($12 == "ok") print $3, $13 > (dat "/herd7." $4 "." $2)
 			if ($12 == "timeout") print $3, $13 > (dat "/herd7-timeout." $4)
 		}' "$csv"
+		xmax=$(awk -F',' 'NR > 1 && $2 != "-" && $3 + 0 > m { m = $3 + 0 } END { print m + 1 }' "$csv")
 		{
-			echo "set terminal pngcairo size $((640 * $(echo "$modes" | wc -w))),520 noenhanced"
+			echo "set terminal pngcairo size $((640 * $(echo "$modes" | wc -w))),600 noenhanced"
 			echo "set output '$png'"
 			[ "$mode" = both ] && echo "set multiplot layout 1,2"
 			for m in $modes; do
 				title="lkmmc full mode (all final states)"
 				[ $m = exists ] && title="lkmmc --exists-only (verdict only)"
 				echo "set title '$title'; set xlabel 'processes'; set ylabel 'median wall seconds'"
-				echo "set logscale y; set grid; set key top left; set yrange [0.01:$((tmo * 2))]"
-				echo "set xrange [1:*]"
+				echo "set logscale y; set grid; set key below maxrows 4 font ',9'; set yrange [0.01:$((tmo * 2))]"
+				echo "set xrange [1:$xmax]"
 				plots="" lc=0
 				for fam in $(printf '%s' "$families" | tr ',' ' '); do
 					lc=$((lc + 1))
