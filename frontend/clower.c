@@ -12,6 +12,7 @@
  *
  * It does not run libclang (cparse.c does) nor read the litmus syntax.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,102 @@ struct opform {
 			  * from a macro's body) */
 };
 
+/* Does the ',' at off separate the arguments of a call (or of a macro:
+ * "a - b" in "#define SUB(a, b) a - b" reads as SUB(x, y) around the
+ * comma), rather than being a comma operator?  It does when the innermost
+ * '(' still open before it follows a name that is not a keyword. */
+static int arg_comma(const char *t, size_t off)
+{
+	static const char *const kw[] = {
+		"for", "while", "if", "switch", "return", "sizeof", "case", NULL,
+	};
+	int depth = 0;
+	while (off-- > 0) {
+		char c = t[off];
+		if (c == ')' || c == ']')
+			depth++;
+		else if ((c == '(' || c == '[') && depth > 0)
+			depth--;
+		else if (c == '[' || c == '{' || c == '}' || c == ';')
+			return 0;
+		else if (c == '(')
+			break;
+	}
+	if (off == (size_t)-1)
+		return 0;
+	size_t e = off;
+	while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+		e--;
+	size_t b = e;
+	while (b > 0 && (isalnum((unsigned char)t[b - 1]) || t[b - 1] == '_'))
+		b--;
+	if (b == e || isdigit((unsigned char)t[b]))
+		return 0;
+	for (int i = 0; kw[i]; i++)
+		if (fe_word_is(t + b, e - b, kw[i]))
+			return 0;
+	return 1;
+}
+
+/* Where the first token of c is spelled in the virtual file: inside a
+ * macro's body for code the macro expands to (libclang's tokens are
+ * spelling positions, its cursor positions are not); -1 if unknown. */
+static size_t spelled_at(struct lw *w, CXCursor c)
+{
+	CXToken *tk;
+	unsigned n = 0;
+	clang_tokenize(w->t->tu, clang_getCursorExtent(c), &tk, &n);
+	size_t off = (size_t)-1;
+	if (n > 0)
+		off = vfile_off(w->t, clang_getTokenLocation(w->t->tu, tk[0]));
+	clang_disposeTokens(w->t->tu, tk, n);
+	return off;
+}
+
+/* The operator of e, written in a macro's body: the token just before
+ * the last operand, when both are spelled in the same #define (so
+ * "#define NEXT(v) ((v) + 1)" works, but "a + b" with parameters a, b
+ * unparenthesised does not: the operands are spelled where the macro is
+ * used).  Returns 1 and sets f->op (and f->postfix) when found. */
+static int macro_op(struct lw *w, CXCursor e, struct opform *f)
+{
+	size_t se = spelled_at(w, e), sk = spelled_at(w, f->kid[f->nkids - 1]);
+	if (se == (size_t)-1 || sk == (size_t)-1 || sk < se)
+		return 0;
+	const char *t = w->t->buf;
+	for (size_t i = se; i < sk; i++)
+		if (t[i] == '\n' && (i == 0 || t[i - 1] != '\\'))
+			return 0; /* not in one #define */
+	size_t ls = se; /* the start of the (continued) line */
+	while (ls > 0 && !(t[ls - 1] == '\n' && (ls < 2 || t[ls - 2] != '\\')))
+		ls--;
+	while (t[ls] == ' ' || t[ls] == '\t')
+		ls++;
+	if (t[ls] != '#')
+		return 0; /* spelled where the macro is used, not in its body */
+	if (f->nkids == 1 && sk == se) {
+		/* Postfix x++ / x--: the token after the operand. */
+		return 0;
+	}
+	/* The last token that starts before sk. */
+	size_t off = se, last = (size_t)-1;
+	for (;;) {
+		struct ctok tok = cscan_token(t, off, sk);
+		if (tok.kind == CT_EOF || tok.kind == CT_BAD)
+			break;
+		last = tok.off;
+		off = tok.off + tok.len;
+	}
+	struct ctok tok = last == (size_t)-1 ? (struct ctok){ CT_EOF, 0, 0 }
+		: cscan_token(t, last, sk);
+	if (tok.kind != CT_PUNCT || tok.len >= 4)
+		return 0;
+	memcpy(f->op, t + tok.off, tok.len);
+	f->op[tok.len] = '\0';
+	f->postfix = 0;
+	return 1;
+}
+
 static void opform(struct lw *w, CXCursor e, struct opform *f)
 {
 	enum CXCursorKind k = clang_getCursorKind(e);
@@ -258,7 +355,10 @@ static void opform(struct lw *w, CXCursor e, struct opform *f)
 	 * the operator is not in the text: no room for it there. */
 	struct ctok tok = cscan_token(w->t->buf, at, w->t->len);
 	f->in_macro = at == (size_t)-1 || tok.off < lo ||
-		      tok.off + tok.len > hi;
+		      tok.off + tok.len > hi ||
+		      (strcmp(f->op, ",") == 0 && arg_comma(w->t->buf, tok.off));
+	if (f->in_macro && macro_op(w, e, f))
+		f->in_macro = 0;
 }
 
 /* Is op an assignment operator ("=", "+=", ...)? */
@@ -831,10 +931,12 @@ static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b)
 		struct opform f;
 		opform(w, e, &f);
 		if (f.nkids && f.in_macro) {
-			err_at(w, e, "an operator from the body of a macro: "
+			err_at(w, e, "cannot read this operator of a macro: "
 			       "lkmmc reads operators from the source text "
-			       "(libclang 14 does not give them); write the "
-			       "macro as a static inline function");
+			       "(libclang 14 does not give them), which works "
+			       "when the macro puts its parameters in "
+			       "parentheses, as in ((a) - (b)); or write it as "
+			       "a static inline function");
 			return NULL;
 		}
 		if (f.nkids == 1)

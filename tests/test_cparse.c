@@ -572,6 +572,31 @@ static void test_assertions(void **state)
 	body_bad(XY, "int r0 = BUG_ON(1);", 4, 10, "'BUG_ON' has no value");
 }
 
+/* Operators in a macro's body are read where the #define spells them
+ * when the macro puts its parameters in parentheses; otherwise they are
+ * refused, never misread (a - b in SUB(x, y) is not the comma there). */
+static void test_macro_operators(void **state)
+{
+	(void)state;
+	struct ir_program *p = with_preamble("",
+		"#define NEXT(v) ((v) + 1)\n#define NEG(v) (-(v))\n", "int *x",
+		"int r0 = READ_ONCE(*x); WRITE_ONCE(*x, NEG(NEXT(r0)));");
+	const struct ir_expr *v = p->threads[0].body.items[1].b;
+	assert_int_equal(v->kind, IR_E_UNARY);
+	assert_int_equal(v->op, IR_NEG);
+	assert_int_equal(v->a->kind, IR_E_BINARY);
+	assert_int_equal(v->a->op, IR_ADD);
+	assert_int_equal(v->a->b->num, 1);
+	ir_program_free(p);
+	char buf[512];
+	snprintf(buf, sizeof buf, "C t\n{}\n#define SUB(a, b) a - b\nP0(int *x) {\n"
+		 "int r0 = READ_ONCE(*x);\nr0 = SUB(r0, 1);\n}\nexists (x=0)\n");
+	struct diag d = {0};
+	assert_null(frontend_parse_text(fe, "t.litmus", buf, &d));
+	assert_non_null(strstr(d.msg, "cannot read this operator of a macro"));
+	assert_int_equal(d.line, 6);
+}
+
 /* switch: a one-pass loop; each statement runs under "a label at or
  * before it matched" (m), break leaves the loop. */
 static void test_switch(void **state)
@@ -660,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_struct_fields),
 		cmocka_unit_test(test_assertions),
+		cmocka_unit_test(test_macro_operators),
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_goto),
 		cmocka_unit_test(test_arrays),
