@@ -10,7 +10,20 @@
  * A parameter "int *x" is the address of location x (IR_E_LOC); every other
  * variable is a register, declared or not (herd7's implicit registers).
  *
- * It does not run libclang (cparse.c does) nor read the litmus syntax.
+ * Kernel C beyond herd7's dialect: calls of the preamble's helpers are
+ * inlined (parameters and locals become registers "helper:name", an early
+ * return leaves a one-pass IR_LOOP, recursion is bounded by --unroll);
+ * switch is a one-pass IR_LOOP whose statements run once a label matched;
+ * a backward goto is the continue of a loop from its label, a forward one
+ * the break of a loop ending at it; struct fields and array elements are
+ * locations ("s.f", "a[1]"), and an access through a computed pointer or
+ * index chooses among them with IR_E_COND (an address dependency; an index
+ * also gets an IR_ASSERT that it is in range); the smp_cond_load family is
+ * a READ_ONCE loop.  Operators come from the source text (libclang 14 has
+ * no API for them), inside macros from where the #define spells them.
+ *
+ * It does not run libclang (cparse.c does), lay out structs (layout.c) nor
+ * read the litmus syntax.
  */
 #include <ctype.h>
 #include <stdarg.h>

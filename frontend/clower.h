@@ -1,7 +1,8 @@
 /*
- * clower.h - private to cparse.c and clower.c: a parsed test (the virtual C
- * file, how its bytes map back to the litmus file, the libclang translation
- * unit) and the entry point that lowers one process body to IR.
+ * clower.h - private to cparse.c, layout.c and clower.c: a parsed test (the
+ * virtual C file, how its bytes map back to the litmus file, the libclang
+ * translation unit), the layout of struct objects and the entry point that
+ * lowers one process body to IR.
  */
 #ifndef LKMMC_CLOWER_H
 #define LKMMC_CLOWER_H
@@ -42,6 +43,11 @@ size_t ctu_lit_off(const struct ctu *t, size_t buf_off);
 /* The children of cursor c, in order, in scratch memory; returns how
  * many and sets *out. */
 int ctu_kids(struct ctu *t, CXCursor c, CXCursor **out);
+
+/* layout.c: give every struct object its field locations, then check that
+ * every location named like a field or element is one.  Returns 1 on
+ * success, 0 with the error recorded. */
+int layout_objects(struct ctu *t);
 
 /* Lower the body of process p (thread tid), whose litmus "{...}" is the
  * compound statement body, into fe->prog->threads[tid].body.  Returns 1 on

@@ -2,8 +2,10 @@
  * cparse.c - runs libclang on a test's process bodies (see cparse.h).
  *
  * The virtual C file is: a prelude (typedefs for the kernel types, the
- * kernel API as unprototyped functions returning long, NULL/true/false),
- * then per process
+ * kernel API as unprototyped functions returning long, NULL/true/false,
+ * macros for the smp_cond_load family), the test's C preamble if any
+ * (under a #line directive, with each '#include "x.h"' replaced by the
+ * header's text, which maps to the #include line), then per process
  *     void
  *     #line L "file"
  *     <padding>PN(params as written)
@@ -19,9 +21,12 @@
  * the type errors that herd7's untyped registers cause (dereferencing an
  * int register, adding a pointer register to a parameter): clang keeps
  * those expressions as RecoveryExprs (-frecovery-ast), which clower.c
- * lowers like the operators they are.
+ * lowers like the operators they are.  Names the preamble defines
+ * (macros, typedefs, enum constants) are not implicit registers; a
+ * preamble may not define variables (shared memory is the init block's).
  *
- * It does not turn the AST into IR (clower.c does).
+ * It does not turn the AST into IR (clower.c does) nor lay out struct
+ * objects (layout.c does).
  */
 #include "cparse.h"
 
@@ -618,185 +623,6 @@ static int check_preamble(struct ctu *t)
 	return 1;
 }
 
-/* --- struct objects: one location per field and element --------------- */
-
-/* Finding the definition of "struct NAME". */
-struct find_struct {
-	const char *name;  /* NAME */
-	CXCursor found;    /* its definition, or a null cursor */
-	int ok;            /* 1 once found */
-	int want_typedef;  /* 1: find "typedef ... NAME;" instead */
-};
-
-static enum CXChildVisitResult find_struct_v(CXCursor c, CXCursor parent,
-					     CXClientData data)
-{
-	(void)parent;
-	struct find_struct *fs = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	int wanted = fs->want_typedef ? k == CXCursor_TypedefDecl
-		: k == CXCursor_StructDecl && clang_isCursorDefinition(c);
-	if (wanted) {
-		CXString sp = clang_getCursorSpelling(c);
-		int same = strcmp(clang_getCString(sp), fs->name) == 0;
-		clang_disposeString(sp);
-		if (same) {
-			fs->found = c;
-			fs->ok = 1;
-			return CXChildVisit_Break;
-		}
-	}
-	return k == CXCursor_TypedefDecl || k == CXCursor_StructDecl
-		? CXChildVisit_Recurse : CXChildVisit_Continue;
-}
-
-/* The type of the elements of an init-block array "T[N]" as clang spells
- * its canonical type (atomic_t[2] is int[2]), so that a[i] through a
- * pointer finds the arrays of its type. */
-static void canon_array(struct ctu *t, struct ir_location *loc)
-{
-	struct fe *fe = t->fe;
-	const char *lb = strrchr(loc->ctype, '[');
-	char *elem = arena_strndup(fe->arena, loc->ctype,
-				   (size_t)(lb - loc->ctype));
-	if (strchr(elem, ' ') || strchr(elem, '*'))
-		return; /* builtin words, struct X, pointers: as clang spells */
-	struct find_struct fs = { elem, clang_getNullCursor(), 0, 1 };
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu),
-			    find_struct_v, &fs);
-	if (!fs.ok || clang_getCursorKind(fs.found) != CXCursor_TypedefDecl)
-		return;
-	CXType u = clang_getCanonicalType(
-		clang_getTypedefDeclUnderlyingType(fs.found));
-	CXString us = clang_getTypeSpelling(u);
-	loc->ctype = arena_printf(fe->arena, "%s%s", clang_getCString(us), lb);
-	clang_disposeString(us);
-}
-
-/* The layout of one object. */
-struct layout {
-	struct ctu *t;     /* the test */
-	int obj;           /* the object's location (for positions, errors) */
-	const char *prefix;/* the name of the part being laid out */
-	int ok;            /* 0 once an error is recorded */
-};
-
-static int lay_part(struct layout *ly, const char *name, CXType ty);
-
-static enum CXVisitorResult lay_field(CXCursor c, CXClientData data)
-{
-	struct layout *ly = data;
-	struct fe *fe = ly->t->fe;
-	CXString sp = clang_getCursorSpelling(c);
-	const char *n = arena_printf(fe->arena, "%s.%s", ly->prefix,
-				     clang_getCString(sp));
-	clang_disposeString(sp);
-	if (!lay_part(ly, n, clang_getCursorType(c)))
-		return CXVisit_Break;
-	return CXVisit_Continue;
-}
-
-/* Create location name for a part of type ty (recursively). */
-static int lay_part(struct layout *ly, const char *name, CXType ty)
-{
-	struct fe *fe = ly->t->fe;
-	struct ir_location *obj = &fe->prog->locs[ly->obj];
-	size_t off = fe->lines[obj->pos.line - 1] + (size_t)obj->pos.col - 1;
-	CXType canon = clang_getCanonicalType(ty);
-	CXString ts = clang_getTypeSpelling(ty), cs = clang_getTypeSpelling(canon);
-	char *spelled = arena_strdup(fe->arena, clang_getCString(ts));
-	char *ctype = arena_strdup(fe->arena, clang_getCString(cs));
-	clang_disposeString(ts);
-	clang_disposeString(cs);
-	int kind;
-	if (canon.kind == CXType_Record || canon.kind == CXType_ConstantArray)
-		kind = IR_LOC_INT;
-	else if (canon.kind == CXType_Pointer)
-		kind = IR_LOC_PTR;
-	else if ((kind = fe_type_kind(spelled)) < 0)
-		kind = fe_type_kind(ctype);
-	if (kind < 0 || kind == IR_LOC_SRCU)
-		return ly->ok = fe_error(fe, off, "'%s' has type '%s', which "
-					 "lkmmc does not model in a struct "
-					 "(int, long, pointers, atomic_t, "
-					 "spinlock_t, structs and arrays of "
-					 "those)", name, spelled);
-	int l = fe_loc_use(fe, name, off);
-	struct ir_location *loc = &fe->prog->locs[l];
-	struct fe_locx *x = &fe->locx[l];
-	loc->kind = (enum ir_loc_kind)kind;
-	loc->ctype = canon.kind == CXType_Pointer || kind != IR_LOC_INT
-		? spelled : ctype;
-	loc->pos = fe->prog->locs[ly->obj].pos;
-	x->kind_known = 1;
-	x->in_layout = 1;
-	if ((canon.kind == CXType_Record || canon.kind == CXType_ConstantArray) &&
-	    x->has_init)
-		return ly->ok = fe_error(fe, off, "'%s' is a struct or array "
-					 "and cannot be given an initial "
-					 "value; initialise its fields", name);
-	if (kind == IR_LOC_SPINLOCK && x->has_init)
-		return ly->ok = fe_error(fe, off, "'%s' is a spinlock_t and "
-					 "cannot be given an initial value",
-					 name);
-	if (canon.kind == CXType_Record) {
-		x->is_object = 1;
-		loc->ctype = ctype;
-		return 1; /* laid out when the loop over objects reaches it */
-	}
-	if (canon.kind == CXType_ConstantArray) {
-		x->is_object = 1;
-		CXType elem = clang_getArrayElementType(canon);
-		long long n = clang_getNumElements(canon);
-		if (n > 64)
-			return ly->ok = fe_error(fe, off, "array '%s' has %lld "
-						 "elements; lkmmc takes at most "
-						 "64", name, n);
-		for (long long i = 0; i < n; i++)
-			if (!lay_part(ly, arena_printf(fe->arena, "%s[%lld]",
-						       name, i), elem))
-				return 0;
-	}
-	return 1;
-}
-
-/* Give every struct object its field locations; then every location named
- * like a field must be one. */
-static int lay_out(struct ctu *t)
-{
-	struct fe *fe = t->fe;
-	for (int i = 0; i < fe->prog->nlocs; i++) {
-		struct ir_location *loc = &fe->prog->locs[i];
-		if (fe->locx[i].is_object && !fe->locx[i].in_layout &&
-		    strchr(loc->ctype, '['))
-			canon_array(t, loc);
-		if (!fe->locx[i].is_object || !fe_is_struct_type(loc->ctype))
-			continue;
-		size_t off = fe->lines[loc->pos.line - 1] + (size_t)loc->pos.col - 1;
-		struct find_struct fs = { loc->ctype + 7, clang_getNullCursor(), 0, 0 };
-		clang_visitChildren(clang_getTranslationUnitCursor(t->tu),
-				    find_struct_v, &fs);
-		if (!fs.ok)
-			return fe_error(fe, off, "'%s' is a %s, which the C "
-					"preamble does not define", loc->name,
-					loc->ctype);
-		struct layout ly = { t, i, loc->name, 1 };
-		clang_Type_visitFields(clang_getCursorType(fs.found), lay_field, &ly);
-		if (!ly.ok)
-			return 0;
-	}
-	for (int i = 0; i < fe->prog->nlocs; i++) {
-		const char *n = fe->prog->locs[i].name;
-		if (!fe->locx[i].in_layout && strpbrk(n, ".["))
-			return fe_error(fe, fe->lines[fe->prog->locs[i].pos.line - 1] +
-					(size_t)fe->prog->locs[i].pos.col - 1,
-					"no location '%s': not a field or "
-					"element of a struct declared in the "
-					"init block or as a parameter", n);
-	}
-	return 1;
-}
-
 int cparse_bodies(struct cparse *cp, struct fe *fe)
 {
 	struct strbuf b = {0};
@@ -853,7 +679,7 @@ int cparse_bodies(struct cparse *cp, struct fe *fe)
 		} else {
 			t.main_file = clang_getFile(t.tu, VFILE);
 			ok = check_diags(&t) && check_preamble(&t) &&
-			     lay_out(&t) && lower_all(&t);
+			     layout_objects(&t) && lower_all(&t);
 		}
 	}
 	if (t.tu)

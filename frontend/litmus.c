@@ -1,9 +1,11 @@
 /*
  * litmus.c - the litmus-level parse: the "C name" header (with its optional
- * doc string and key=value lines), the init block, and the process headers
+ * doc string and key=value lines), the init block (with struct objects
+ * "struct foo s;", arrays "int a[3];" and their parts "s.x = 1;"), where
+ * the optional C preamble before P0 ends, and the process headers
  * "PN(params) { body }".  It fills the locations, threads, parameters and
- * register initialisations of the ir_program, then hands the bodies to
- * cparse.c and the final clauses to clause.c.
+ * register initialisations of the ir_program, then hands the preamble and
+ * bodies to cparse.c and the final clauses to clause.c.
  *
  * It does not look inside process bodies (C) nor at the clauses.
  */
