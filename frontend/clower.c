@@ -96,7 +96,8 @@ struct lw {
 	struct fe *fe;            /* the parse */
 	const struct fe_proc *p;  /* the process */
 	int tid;                  /* its thread index */
-	int loops[64];            /* open loops: 1 if "continue" is allowed */
+	int loops[64];            /* open loops: 1 if "continue" is allowed,
+				   * 0 if not, 2 a switch, 3 a goto region */
 	int nloops;               /* how many */
 	struct regx *rx;          /* per register */
 	int nrx;                  /* room in rx */
@@ -499,6 +500,8 @@ static int switch_stmt(struct lw *w, CXCursor c, struct bb *b);
 static int goto_stmt(struct lw *w, CXCursor c, struct bb *b);
 static struct src head_src(struct lw *w, CXCursor c, CXCursor *cond);
 static int decl(struct lw *w, CXCursor vd, struct bb *b);
+static void leave_if_returned(struct lw *w, struct bb *b, struct src s,
+			      int returns_before);
 static struct ir_expr *lv_addr(struct lw *w, CXCursor c, struct bb *b);
 
 /* The binding of decl in the innermost helper frame, or NULL. */
@@ -1322,7 +1325,9 @@ static int inline_call(struct lw *w, CXCursor c, CXCursor def, struct bb *b,
 	if (fr.wrapped) {
 		if (count_of(body, CXCursor_WhileStmt) +
 		    count_of(body, CXCursor_DoStmt) +
-		    count_of(body, CXCursor_ForStmt) > 0) {
+		    count_of(body, CXCursor_ForStmt) +
+		    count_of(body, CXCursor_SwitchStmt) +
+		    count_of(body, CXCursor_LabelStmt) > 0) {
 			fr.flag = temp(w, s.pos);
 			emit(w, b, IR_ASSIGN, s, fr.flag)->a = mk_const(w, 0, s.pos);
 		}
@@ -1716,13 +1721,7 @@ static int loop_stmt(struct lw *w, CXCursor c, struct bb *b)
 		break_unless(w, &lb, ec, s);
 	}
 	emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
-	if (w->fr && w->fr->wrapped && w->fr->nreturns > returns_before) {
-		struct bb tb = {0};
-		emit(w, &tb, IR_BREAK, s, -1);
-		struct ir_instr *in = emit(w, b, IR_IF, s, -1);
-		in->a = mk_reg(w, w->fr->flag, s.pos);
-		in->then_b = fin(&tb);
-	}
+	leave_if_returned(w, b, s, returns_before);
 	return 1;
 }
 
@@ -1773,6 +1772,21 @@ static const char *keyword(struct lw *w, CXCursor c)
 	return arena_strndup(w->fe->arena, w->t->buf + tok.off, tok.len);
 }
 
+/* After a loop (while, for, switch, goto region) inside an inlined helper
+ * whose body ran a return: leave the enclosing loop too, up to the
+ * helper's one-pass loop. */
+static void leave_if_returned(struct lw *w, struct bb *b, struct src s,
+			      int returns_before)
+{
+	if (!w->fr || !w->fr->wrapped || w->fr->nreturns <= returns_before)
+		return;
+	struct bb tb = {0};
+	emit(w, &tb, IR_BREAK, s, -1);
+	struct ir_instr *in = emit(w, b, IR_IF, s, -1);
+	in->a = mk_reg(w, w->fr->flag, s.pos);
+	in->then_b = fin(&tb);
+}
+
 /* --- switch and goto -------------------------------------------------- */
 
 /* How many gotos under c reach label. */
@@ -1807,7 +1821,8 @@ static int gotos_to(CXCursor c, CXCursor label)
 static int jump_region(struct lw *w, CXCursor *k, int a, int e,
 		       CXCursor label, int backward, struct bb *b)
 {
-	if (!push_loop(w, k[a], 0))
+	int returns_before = w->fr ? w->fr->nreturns : 0;
+	if (!push_loop(w, k[a], 3))
 		return 0;
 	w->jumps = fe_reserve(w->t->scratch, w->jumps, sizeof *w->jumps,
 			      w->njumps, &w->jcap);
@@ -1826,6 +1841,7 @@ static int jump_region(struct lw *w, CXCursor *k, int a, int e,
 		return 0;
 	emit(w, &lb, IR_BREAK, s, -1);
 	emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
+	leave_if_returned(w, b, s, returns_before);
 	return 1;
 }
 
@@ -1935,6 +1951,7 @@ static int switch_stmt(struct lw *w, CXCursor c, struct bb *b)
 		}
 	int m = temp(w, s.pos);
 	emit(w, b, IR_ASSIGN, s, m)->a = mk_const(w, 0, s.pos);
+	int returns_before = w->fr ? w->fr->nreturns : 0;
 	if (!push_loop(w, c, 2))
 		return 0;
 	struct bb lb = {0};
@@ -1969,6 +1986,7 @@ static int switch_stmt(struct lw *w, CXCursor c, struct bb *b)
 	w->nloops--;
 	emit(w, &lb, IR_BREAK, s, -1);
 	emit(w, b, IR_LOOP, s, -1)->then_b = fin(&lb);
+	leave_if_returned(w, b, s, returns_before);
 	return 1;
 }
 
@@ -2031,6 +2049,10 @@ static int stmt(struct lw *w, CXCursor c, struct bb *b)
 	case CXCursor_BreakStmt:
 		if (w->nloops == 0)
 			return err_at(w, c, "'break' outside a loop");
+		if (w->loops[w->nloops - 1] == 3)
+			return err_at(w, c, "'break' between a goto and its label "
+				      "is not supported; use a goto to a label "
+				      "after the loop");
 		emit(w, b, IR_BREAK, src_of(w, c), -1);
 		return 1;
 	case CXCursor_ContinueStmt:
@@ -2039,6 +2061,9 @@ static int stmt(struct lw *w, CXCursor c, struct bb *b)
 		if (w->loops[w->nloops - 1] == 2)
 			return err_at(w, c, "'continue' inside a switch is not "
 				      "supported");
+		if (w->loops[w->nloops - 1] == 3)
+			return err_at(w, c, "'continue' between a goto and its "
+				      "label is not supported");
 		if (!w->loops[w->nloops - 1])
 			return err_at(w, c, "'continue' in a do-while loop or in "
 				      "a for loop with an increment is not "
