@@ -7,7 +7,8 @@
 #   --families LIST   generated scaling families (bench/gen-families.sh),
 #                     comma-separated or "all"
 #   --n SPEC          their process counts (default 2-8,10-24/2: 2..8, then
-#                     every second N up to 24; also e.g. 2-24, 3,5,7)
+#                     every second N up to 24; also e.g. 2-24, 3,5,7);
+#                     --n without --families means all families
 #   FILE..., --list F litmus files (F: one path a line)
 #   --herd-timeouts   the corpus tests herd7 gave up on (summary.tsv timeout)
 #   --corpus          the whole corpus of --shared
@@ -156,16 +157,16 @@ fi
 trap 'rm -f "$BENCH_SELF"' EXIT
 root=$BENCH_ROOT
 LKMMC=${LKMMC:-./lkmmc}
-families="" nspec=2-8,10-24/2 files=() herd_timeouts=0 corpus_all=0 sample=0
+families="" nspec=2-8,10-24/2 n_given=0 files=() herd_timeouts=0 corpus_all=0 sample=0
 mode=both reps=3 tmo=10 jobs=1 skip=1 herd7_cmd="" no_herd7=0
 shared=$root/../shared lkmm=$root/build/linux/tools/memory-model outdir=$root/build/bench plot=1
-usage() { sed -n '2,37p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,38p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench: $*" >&2; exit 2; }
 need_num() { case $2 in ''|*[!0-9]*) die "$1 needs a number, not '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--families) families=$2; shift 2 ;;
-	--n) nspec=$2; shift 2 ;;
+	--n) nspec=$2; n_given=1; shift 2 ;;
 	--list) [ -r "$2" ] || die "cannot read --list $2"
 		while IFS= read -r l; do [ -n "$l" ] && files+=("$l"); done <"$2"; shift 2 ;;
 	--herd-timeouts) herd_timeouts=1; shift ;;
@@ -193,7 +194,7 @@ case $mode in full) modes=full ;; exists) modes=exists ;; both) modes="full exis
 [ "$reps" -ge 1 ] || die "--reps must be >= 1"
 [ "$tmo" -ge 1 ] || die "--timeout must be >= 1"
 [ "$jobs" -ge 1 ] || die "-j must be >= 1"
-if [ -z "$families" ] && [ ${#files[@]} -eq 0 ] && [ $herd_timeouts = 0 ] && [ $corpus_all = 0 ]; then
+if [ -z "$families" ] && { [ $n_given = 1 ] || { [ ${#files[@]} -eq 0 ] && [ $herd_timeouts = 0 ] && [ $corpus_all = 0 ]; }; }; then
 	families=all
 fi
 [ "$families" = all ] && families=$(bash "$root/bench/gen-families.sh" --list | paste -sd, -)
@@ -333,15 +334,15 @@ BEGIN {
 
 # The table, from the CSV.
 awk -F',' '
-NR == 1 { printf "\n%-34s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", "test", "procs", "mode", "herd7 s", "lkmmc s", "ratio", "RSS MB", "herd7", "lkmmc", "expected", "check"; next }
+NR == 1 { printf "\n%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", "test", "procs", "mode", "herd7 s", "lkmmc s", "ratio", "RSS MB", "herd7", "lkmmc", "expected", "check"; next }
 {
-	name = $1; if (length(name) > 34) name = "..." substr(name, length(name) - 30)
+	name = $1; if (length(name) > 40) name = "..." substr(name, length(name) - 36)
 	h = $13; if ($12 == "timeout") h = ">" h; else if ($12 != "ok" && $12 != "-") h = $12
 	r = $15; if ($12 == "timeout" && r != "-") r = ">" r
 	l = $8; if ($7 != "ok") l = $7
 	hv = $11; if ($10 == "none") hv = "-"
 	mb = ($9 ~ /^[0-9]+$/) ? sprintf("%.0f", $9 / 1024) : "-"
-	printf "%-34s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", name, $3, $4, h, l, r, mb, hv, $6, $5, ($16 ~ /^[A-Z]/ ? "<<< " $16 : $16)
+	printf "%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", name, $3, $4, h, l, r, mb, hv, $6, $5, ($16 ~ /^[A-Z]/ ? "<<< " $16 : $16)
 }' "$csv" | tee -a "$outdir/table.txt"
 
 # The families' scaling: median lkmmc seconds by N (T timed out, - skipped).
