@@ -75,6 +75,19 @@ static int reg_obs(struct cl *c, struct token num, struct ir_observable *o)
 	return 1;
 }
 
+/* The location named by t; a field or element ("s.x", "a[1]") must be one
+ * of a struct or array of the test.  -1 (error recorded) if not. */
+static int part_use(struct cl *c, struct token t)
+{
+	char *nm = tok_str(&c->lx, t);
+	if (strpbrk(nm, ".[") && ir_find_loc(c->fe->prog, nm) < 0) {
+		fe_error(c->fe, t.off, "no location '%s': not a field or element "
+			 "of a struct or array of the test", nm);
+		return -1;
+	}
+	return fe_loc_use(c->fe, nm, t.off);
+}
+
 /* An observable: "N:reg", "name" or "[name]". */
 static int observable(struct cl *c, struct ir_observable *o, const char *what)
 {
@@ -89,8 +102,8 @@ static int observable(struct cl *c, struct ir_observable *o, const char *what)
 	if (t.kind != T_NAME)
 		return cl_error(c, t, what);
 	o->thread = -1;
-	o->index = fe_loc_use(c->fe, tok_str(&c->lx, t), t.off);
-	return !brk || expect(c, "]", "']'");
+	o->index = part_use(c, t);
+	return o->index >= 0 && (!brk || expect(c, "]", "']'"));
 }
 
 /* The right side of an atom: a value or another observable. */
@@ -113,8 +126,8 @@ static int atom_rhs(struct cl *c, struct ir_cond *a)
 	}
 	if (t.kind == T_NAME && !neg) {
 		a->rhs.kind = IR_VAL_LOC;
-		a->rhs.loc = fe_loc_use(c->fe, tok_str(&c->lx, t), t.off);
-		return 1;
+		a->rhs.loc = part_use(c, t);
+		return a->rhs.loc >= 0;
 	}
 	if (tok_is(&c->lx, t, "[") && !neg) {
 		struct token n = lex_next(&c->lx);
@@ -122,8 +135,8 @@ static int atom_rhs(struct cl *c, struct ir_cond *a)
 			return cl_error(c, n, "a location name after '['");
 		a->rhs_is_obs = 1;
 		a->rhs_obs.thread = -1;
-		a->rhs_obs.index = fe_loc_use(c->fe, tok_str(&c->lx, n), n.off);
-		return expect(c, "]", "']'");
+		a->rhs_obs.index = part_use(c, n);
+		return a->rhs_obs.index >= 0 && expect(c, "]", "']'");
 	}
 	return cl_error(c, t, "a value (number or location name)");
 }
