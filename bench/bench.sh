@@ -97,7 +97,7 @@ run_timed() {
 summarize() {
 	awk -F'\t' '$1 != "ok" && st == "" { st = $1 } $1 == "ok" { v = $2 }
 		END { printf "%s\t%s\t", (st == "" ? "ok" : st), (v == "" ? "-" : v) }' "$work/$1.runs"
-	awk -F'\t' '{ print $3 "\t" $4 }' "$work/$1.runs" | awk "$MEDIAN" | cut -f1 | tr '\n' '\t'
+	awk -F'\t' '{ print $3 }' "$work/$1.runs" | awk "$MEDIAN" | cut -f1 | tr '\n' '\t'
 	awk -F'\t' '{ print $4 }' "$work/$1.runs" | awk "$MEDIAN" | cut -f2
 }
 
@@ -107,7 +107,7 @@ summarize() {
 # that a time-out can skip the larger ones. Leaves one record per test.
 if [ "${1:-}" = "--run-job" ]; then
 	job=$2 raw=$3
-	# shellcheck disable=SC2154 # the rest comes from the environment
+	# BENCH_* come from the environment (the main part exports them)
 	work=$(mktemp -d "$raw/work.XXXXXX")
 	mode=$(head -n 1 "$job")
 	lk_skip="" herd_skip=""    # set once a family's smaller N timed out
@@ -216,6 +216,7 @@ if [ -n "$herd7" ]; then
 	[ -f "$lkmm/linux-kernel.cfg" ] || die "no $lkmm/linux-kernel.cfg for herd7: run 'make kernel-tree' (or --lkmm DIR)"
 	lkmm=$(cd "$lkmm" && pwd)
 fi
+[ -d "$shared" ] && shared=$(cd "$shared" && pwd -P)
 summary=$shared/oracle/summary.tsv
 if { [ $herd_timeouts = 1 ] || [ $corpus_all = 1 ]; } && [ ! -f "$summary" ]; then
 	die "no $summary: the corpus sets need ../shared (or --shared DIR)"
@@ -245,7 +246,7 @@ fi
 	sed "s|^|$shared/corpus/|; s|\$|\t-|" >>"$sel"
 for f in "${files[@]}"; do
 	[ -r "$f" ] || die "cannot read $f"
-	printf '%s\t-\n' "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" >>"$sel"
+	printf '%s\t-\n' "$(cd "$(dirname "$f")" && pwd -P)/$(basename "$f")" >>"$sel"
 done
 total=$(wc -l <"$sel")
 [ "$total" -gt 0 ] || die "no test selected"
