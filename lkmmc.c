@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli/batch.h"
 #include "cli/herd7opts.h"
 #include "frontend/frontend.h"
 #include "kernel/kmod.h"
@@ -44,6 +46,12 @@ static void usage(FILE *out)
 		"  --kmod OUTDIR     write each test as a Linux kernel module under\n"
 		"                    OUTDIR (run it in QEMU with kernel/run-qemu.sh)\n"
 		"  --kmod-iters N    the modules' default iteration count (1000000)\n"
+		"  -j N, --jobs N    check N tests at a time, each in its own process;\n"
+		"                    outputs still come in the order of the files\n"
+		"  --progress        a progress line on stderr (default on a terminal\n"
+		"                    for batches of 20 tests or more)\n"
+		"  --times FILE      write one TSV row per test: path, status, wall\n"
+		"                    seconds, peak RSS in kB, verdict, number of states\n"
 		"  --help            this text\n"
 		"  --version         print the version\n"
 		"\n"
@@ -61,6 +69,7 @@ static void usage(FILE *out)
 
 struct options {
 	int dump_ir;                  /* --dump-ir */
+	struct batch_options batch;   /* -j, --progress, --times */
 	const char *kmod_dir;         /* --kmod OUTDIR */
 	unsigned long kmod_iters;     /* --kmod-iters N */
 	struct check_options check;   /* how to check each test */
@@ -74,6 +83,51 @@ static long parse_count(const char *s)
 	if (!*s || *end || v < 0)
 		return -1;
 	return v;
+}
+
+/* What every file of a run shares. */
+struct run {
+	const struct options *opt;  /* the command line */
+	struct frontend *fe;        /* the front end (libclang index) */
+	struct checker *checker;    /* the checker, unless dumping or --kmod */
+	struct kmod_batch *kmod;    /* module generation (--kmod) or NULL */
+};
+
+/* Parse one file and do what the options say; its exit status: 0 it went
+ * well, 1 it could not be parsed or checked, 3 an assertion can fail or a
+ * thread can hang, 4 --unroll auto hit its limit. */
+static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
+{
+	struct run *run = ctx;
+	struct diag d = {0};
+	int status = 0;
+	struct ir_program *prog = frontend_parse_file(run->fe, path, &d);
+	if (!prog) {
+		diag_print(&d, err);
+		return 1;
+	}
+	if (run->opt->dump_ir) {
+		ir_dump(prog, out);
+	} else if (run->kmod) {
+		if (!kmod_generate(run->kmod, prog, &d)) {
+			diag_print(&d, err);
+			status = 1;
+		}
+	} else {
+		checker_set_err(run->checker, err);
+		int r = checker_run(run->checker, prog, out, &d);
+		if (!r) {
+			diag_print(&d, err);
+			status = 1;
+		} else if (r & CHECK_CODE_FAILS) {
+			status = 3;
+		} else if (r & CHECK_BOUND_LIMIT) {
+			status = 4;
+		}
+	}
+	fflush(out);
+	ir_program_free(prog);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -90,6 +144,16 @@ int main(int argc, char **argv)
 		if (a[0] != '-' || a[1] == '\0') {
 			first_file = i;
 			break;
+		}
+		if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
+			long v = i + 1 < argc ? parse_count(argv[i + 1]) : -1;
+			if (v < 1 || v > 256) {
+				fprintf(stderr, "lkmmc: %s needs a number of processes, 1 to 256 (try --help)\n", a);
+				return 2;
+			}
+			opt.batch.jobs = (int)v;
+			i++;
+			continue;
 		}
 		if (a[1] != '-') {      /* herd7's options have one dash */
 			enum herd7_status st = herd7_option(argc, argv, &i, &opt.check, stderr);
@@ -132,6 +196,14 @@ int main(int argc, char **argv)
 			}
 			opt.kmod_iters = (unsigned long)v;
 			i++;
+		} else if (strcmp(a, "--progress") == 0) {
+			opt.batch.progress = 1;
+		} else if (strcmp(a, "--times") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "lkmmc: --times needs a file name (try --help)\n");
+				return 2;
+			}
+			opt.batch.times_path = argv[++i];
 		} else if (strcmp(a, "--stats") == 0) {
 			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {
@@ -174,53 +246,39 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	struct frontend *fe = frontend_new();
-	frontend_set_unroll(fe, opt.check.unroll);
-	struct kmod_batch *kmod = NULL;
+	if (opt.kmod_dir && opt.batch.jobs > 1) {
+		fprintf(stderr, "lkmmc: -j cannot be combined with --kmod (generating modules is fast; drop -j)\n");
+		return 2;
+	}
+
+	struct run run = {.opt = &opt, .fe = frontend_new()};
+	frontend_set_unroll(run.fe, opt.check.unroll);
 	if (opt.kmod_dir) {
 		struct kmod_options ko = {opt.kmod_iters ? opt.kmod_iters : 1000000,
 					  opt.check.unroll};
 		struct diag d = {0};
-		kmod = kmod_batch_new(opt.kmod_dir, &ko, &d);
-		if (!kmod) {
+		run.kmod = kmod_batch_new(opt.kmod_dir, &ko, &d);
+		if (!run.kmod) {
 			diag_print(&d, stderr);
-			frontend_free(fe);
+			frontend_free(run.fe);
 			return 1;
 		}
 	}
-	struct checker *checker = opt.dump_ir || kmod ? NULL : checker_new(&opt.check);
+	run.checker = opt.dump_ir || run.kmod ? NULL : checker_new(&opt.check);
+	int nfiles = argc - first_file;
 	int status = 0;
-	for (int i = first_file; i < argc; i++) {
-		struct diag d = {0};
-		struct ir_program *prog = frontend_parse_file(fe, argv[i], &d);
-		if (!prog) {
-			diag_print(&d, stderr);
-			status = 1;
-			continue;
-		}
-		if (opt.dump_ir) {
-			ir_dump(prog, stdout);
-		} else if (kmod) {
-			if (!kmod_generate(kmod, prog, &d)) {
-				diag_print(&d, stderr);
-				status = 1;
-			}
-		} else {
-			int r = checker_run(checker, prog, stdout, &d);
-			if (!r) {
-				diag_print(&d, stderr);
-				status = 1;
-			} else if ((r & CHECK_CODE_FAILS) && status != 1) {
-				status = 3;
-			} else if ((r & CHECK_BOUND_LIMIT) && status == 0) {
-				status = 4;
-			}
-		}
-		fflush(stdout);
-		ir_program_free(prog);
+	if (opt.batch.jobs > 1 || opt.batch.times_path) {
+		if (opt.batch.jobs < 1)
+			opt.batch.jobs = 1;
+		if (!opt.batch.progress && nfiles >= 20 && isatty(2))
+			opt.batch.progress = 1;
+		status = batch_run(&opt.batch, nfiles, argv + first_file, run_file, &run);
+	} else {
+		for (int i = first_file; i < argc; i++)
+			status = batch_status_combine(status, run_file(&run, argv[i], stdout, stderr));
 	}
-	checker_free(checker);
-	kmod_batch_free(kmod);
-	frontend_free(fe);
+	checker_free(run.checker);
+	kmod_batch_free(run.kmod);
+	frontend_free(run.fe);
 	return status;
 }

@@ -115,8 +115,15 @@ static long eval_int(Z3_context z, Z3_model m, Z3_ast t)
  * v[i]", each explored the same way.  Every satisfiable check yields a new
  * state, and the assumptions stay short.
  */
+struct lit_cache {
+	long val;              /* a column value */
+	Z3_ast lit;            /* the literal defined as "column == val" */
+};
+
 struct walk {
 	struct state_set *ss;  /* where states go */
+	struct lit_cache **lits; /* per column: literals defined so far */
+	int *nlits;            /* per column: how many */
 	Z3_solver s;           /* the solver */
 	Z3_ast cond;           /* the proposition */
 	Z3_ast *assume;        /* assumption stack */
@@ -128,11 +135,16 @@ struct walk {
 static Z3_ast column_is(struct walk *w, int c, long v)
 {
 	Z3_context z = w->ss->enc->z;
+	for (int i = 0; i < w->nlits[c]; i++)
+		if (w->lits[c][i].val == v)
+			return w->lits[c][i].lit;
 	char name[64];
 	snprintf(name, sizeof name, "col%d=%ld", c, v);
 	Z3_ast lit = Z3_mk_const(z, Z3_mk_string_symbol(z, name), Z3_mk_bool_sort(z));
 	Z3_ast eq = Z3_mk_eq(z, w->ss->col[c].term, Z3_mk_int64(z, v, Z3_mk_int_sort(z)));
 	Z3_solver_assert(z, w->s, Z3_mk_eq(z, lit, eq));
+	w->lits[c] = realloc(w->lits[c], sizeof **w->lits * (size_t)(w->nlits[c] + 1));
+	w->lits[c][w->nlits[c]++] = (struct lit_cache){v, lit};
 	return lit;
 }
 
@@ -188,7 +200,13 @@ int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond)
 	Z3_context z = ss->enc->z;
 	Z3_solver_push(z, s);
 	struct walk w = {.ss = ss, .s = s, .cond = cond, .ok = 1};
+	w.lits = calloc((size_t)ss->ncol + 1, sizeof *w.lits);
+	w.nlits = calloc((size_t)ss->ncol + 1, sizeof *w.nlits);
 	walk(&w, 0);
+	for (int i = 0; i < ss->ncol; i++)
+		free(w.lits[i]);
+	free(w.lits);
+	free(w.nlits);
 	free(w.assume);
 	Z3_solver_pop(z, s, 1);
 	return w.ok;

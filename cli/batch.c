@@ -1,0 +1,439 @@
+/*
+ * batch.c - parallel batch runs (see batch.h).
+ *
+ * The parent forks opt->jobs workers and hands each one file index at a
+ * time through its task pipe.  A worker runs the caller's function with
+ * stdout and stderr in memory, resets and reads the kernel's peak-RSS mark
+ * around it, and sends one frame (index, status, peak RSS, both outputs)
+ * through its result pipe.  The parent polls the result pipes, files the
+ * frames, and prints the outputs strictly in file order.  A worker whose
+ * pipe closes while it holds a file has crashed: that file is reported as
+ * an internal error and a fresh worker takes the slot.  It does not interpret outputs beyond the Observation and States
+ * lines it copies into the --times table.
+ */
+#include "cli/batch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Text a child has written so far on one pipe. */
+struct text {
+	char *buf;  /* bytes, not NUL-terminated while growing */
+	size_t len; /* how many */
+	size_t cap; /* room */
+};
+
+/* What is known about one file of the batch. */
+struct result {
+	struct text out;  /* its stdout */
+	struct text err;  /* its stderr */
+	int done;         /* 1 once its child was reaped */
+	int status;       /* the child's exit status, or 128 + signal */
+	double seconds;   /* wall time from sending the file to its result */
+	long rss_kb;      /* peak resident set of the worker while on it */
+};
+
+/* A worker process: it handles one file at a time, as the parent says. */
+struct worker {
+	pid_t pid;        /* the process, 0 when the slot is free */
+	int task_fd;      /* write end: the parent sends file indices */
+	int result_fd;    /* read end: the worker sends frames back */
+	int index;        /* the file it is working on, -1 when idle */
+	double start;     /* when that file was sent */
+	struct text in;   /* bytes of a frame received so far */
+};
+
+/* What a worker sends back per file, followed by the out and err bytes. */
+struct frame {
+	int index;        /* which file */
+	int status;       /* what batch_fn returned */
+	long rss_kb;      /* peak resident set while handling it */
+	size_t nout;      /* bytes of stdout that follow */
+	size_t nerr;      /* bytes of stderr that follow them */
+};
+
+/* The state of one batch run. */
+struct batch {
+	const struct batch_options *opt; /* how to run */
+	int nfiles;               /* how many files */
+	char *const *files;       /* their paths */
+	batch_fn fn;              /* what to do with each */
+	void *ctx;                /* its context */
+	struct result *res;       /* per file */
+	struct worker *w;         /* opt->jobs workers */
+	int next;                 /* next file to hand out */
+	int printed;              /* files whose output is out */
+	int failed;               /* files that returned 1 or crashed */
+	int status;               /* the files' statuses combined */
+	FILE *times;              /* the --times table, or NULL */
+	double t0;                /* when the batch started */
+	double last_progress;     /* when the progress line was last drawn */
+	int progress_shown;       /* 1 while a progress line is on screen */
+	int tty;                  /* stderr is a terminal */
+};
+
+int batch_status_combine(int a, int b)
+{
+	if (a == 0 || (b != 0 && b < a))
+		return b;
+	return a;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void text_add(struct text *t, const char *p, size_t n)
+{
+	if (t->len + n > t->cap) {
+		t->cap = t->cap ? t->cap : 4096;
+		while (t->len + n > t->cap)
+			t->cap *= 2;
+		t->buf = realloc(t->buf, t->cap);
+		if (!t->buf)
+			abort();
+	}
+	memcpy(t->buf + t->len, p, n);
+	t->len += n;
+}
+
+/* Write all of buf or fail. */
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 0;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 1;
+}
+
+/* Reset the kernel's peak-RSS mark of this process (Linux >= 4.0); 0 if
+ * that is not possible, and the process-wide peak is reported instead. */
+static int reset_peak_rss(void)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY);
+	if (fd < 0)
+		return 0;
+	int ok = write(fd, "5", 1) == 1;
+	close(fd);
+	return ok;
+}
+
+static long peak_rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	long kb = -1;
+	char line[256];
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (kb < 0) {
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		kb = ru.ru_maxrss;
+	}
+	return kb;
+}
+
+/* A worker's life: read a file index, handle the file with its output in
+ * memory, send the frame, until the parent closes the task pipe. */
+static void worker_main(struct batch *b, int task_fd, int result_fd)
+{
+	int index;
+	while (read(task_fd, &index, sizeof index) == (ssize_t)sizeof index) {
+		char *obuf = NULL, *ebuf = NULL;
+		size_t olen = 0, elen = 0;
+		FILE *out = open_memstream(&obuf, &olen);
+		FILE *err = open_memstream(&ebuf, &elen);
+		if (!out || !err)
+			_exit(1);
+		reset_peak_rss();
+		int st = b->fn(b->ctx, b->files[index], out, err);
+		fclose(out);
+		fclose(err);
+		struct frame fr = {index, st, peak_rss_kb(), olen, elen};
+		int ok = write_all(result_fd, &fr, sizeof fr) &&
+			 write_all(result_fd, obuf, olen) && write_all(result_fd, ebuf, elen);
+		free(obuf);
+		free(ebuf);
+		if (!ok)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+static int spawn(struct batch *b, struct worker *w)
+{
+	int task[2], result[2];
+	if (pipe2(task, O_CLOEXEC) || pipe2(result, O_CLOEXEC)) {
+		perror("lkmmc: pipe");
+		return 0;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("lkmmc: fork");
+		return 0;
+	}
+	if (pid == 0) {
+		/* Only this worker's own pipe ends stay open. */
+		for (int k = 0; k < b->opt->jobs; k++)
+			if (b->w[k].pid > 0) {
+				close(b->w[k].task_fd);
+				close(b->w[k].result_fd);
+			}
+		close(task[1]);
+		close(result[0]);
+		worker_main(b, task[0], result[1]);
+	}
+	close(task[0]);
+	close(result[1]);
+	*w = (struct worker){.pid = pid, .task_fd = task[1], .result_fd = result[0],
+			     .index = -1};
+	return 1;
+}
+
+static int send_task(struct batch *b, struct worker *w, int index)
+{
+	w->index = index;
+	w->start = now();
+	if (write_all(w->task_fd, &index, sizeof index))
+		return 1;
+	(void)b;
+	return 0;
+}
+
+/* The worker died (crash, or killed): its current file is reported as
+ * crashed and the slot freed for a new worker. */
+static void bury(struct batch *b, struct worker *w)
+{
+	int st = 0;
+	close(w->task_fd);
+	close(w->result_fd);
+	while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (w->index >= 0) {
+		struct result *r = &b->res[w->index];
+		r->done = 1;
+		r->seconds = now() - w->start;
+		r->status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		char msg[512];
+		int k = snprintf(msg, sizeof msg,
+				 "%s: internal error: lkmmc crashed on this test (%s %d); "
+				 "please report it with the test attached\n",
+				 b->files[w->index], WIFSIGNALED(st) ? "signal" : "exit",
+				 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		text_add(&r->err, msg, (size_t)k);
+	}
+	free(w->in.buf);
+	*w = (struct worker){.pid = 0, .index = -1};
+}
+
+/* Read from a worker; when a whole frame is in, file its result. */
+static void drain(struct batch *b, struct worker *w)
+{
+	char buf[65536];
+	ssize_t n = read(w->result_fd, buf, sizeof buf);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		bury(b, w);
+		return;
+	}
+	text_add(&w->in, buf, (size_t)n);
+	struct frame fr;
+	while (w->in.len >= sizeof fr) {
+		memcpy(&fr, w->in.buf, sizeof fr);
+		size_t total = sizeof fr + fr.nout + fr.nerr;
+		if (w->in.len < total)
+			return;
+		struct result *r = &b->res[fr.index];
+		text_add(&r->out, w->in.buf + sizeof fr, fr.nout);
+		text_add(&r->err, w->in.buf + sizeof fr + fr.nout, fr.nerr);
+		r->status = fr.status;
+		r->rss_kb = fr.rss_kb;
+		r->seconds = now() - w->start;
+		r->done = 1;
+		w->index = -1;
+		memmove(w->in.buf, w->in.buf + total, w->in.len - total);
+		w->in.len -= total;
+	}
+}
+
+/* The word after the test name on the last "Observation" line, and the
+ * number on the "States" line. */
+static void summary(const struct text *t, char *verdict, size_t vn, long *states)
+{
+	snprintf(verdict, vn, "-");
+	*states = -1;
+	size_t i = 0;
+	while (i < t->len) {
+		const char *line = t->buf + i;
+		const char *nl = memchr(line, '\n', t->len - i);
+		size_t n = nl ? (size_t)(nl - line) : t->len - i;
+		char tmp[512];
+		if (n < sizeof tmp) {
+			memcpy(tmp, line, n);
+			tmp[n] = '\0';
+			char name[400], word[32];
+			if (sscanf(tmp, "Observation %399s %31s", name, word) == 2)
+				snprintf(verdict, vn, "%s", word);
+			sscanf(tmp, "States %ld", states);
+		}
+		i += n + 1;
+	}
+}
+
+static void clear_progress(struct batch *b)
+{
+	if (b->progress_shown && b->tty)
+		fputs("\r\033[K", stderr);
+	b->progress_shown = 0;
+}
+
+static void show_progress(struct batch *b, int force)
+{
+	if (!b->opt->progress)
+		return;
+	double t = now();
+	if (!force && t - b->last_progress < (b->tty ? 0.2 : 30.0))
+		return;
+	b->last_progress = t;
+	double el = t - b->t0;
+	double left = b->printed ? el / b->printed * (b->nfiles - b->printed) : 0;
+	fprintf(stderr, "%slkmmc: %d/%d tests, %d failed, %.0f s elapsed, about %.0f s left%s",
+		b->tty ? "\r\033[K" : "", b->printed, b->nfiles, b->failed, el, left,
+		b->tty ? "" : "\n");
+	b->progress_shown = 1;
+}
+
+/* Print, in file order, every finished result not printed yet. */
+static void flush_ready(struct batch *b)
+{
+	while (b->printed < b->nfiles && b->res[b->printed].done) {
+		struct result *r = &b->res[b->printed];
+		if (r->out.len)
+			fwrite(r->out.buf, 1, r->out.len, stdout);
+		fflush(stdout);
+		if (r->err.len) {
+			clear_progress(b);
+			fwrite(r->err.buf, 1, r->err.len, stderr);
+		}
+		int st = r->status >= 128 ? 1 : r->status;
+		b->failed += st == 1;
+		b->status = batch_status_combine(b->status, st);
+		if (b->times) {
+			char verdict[32];
+			long states;
+			summary(&r->out, verdict, sizeof verdict, &states);
+			fprintf(b->times, "%s\t%s\t%.3f\t%ld\t%s\t%ld\n", b->files[b->printed],
+				r->status == 0 ? "ok" : r->status >= 128 ? "crash" : "error",
+				r->seconds, r->rss_kb, verdict, states);
+		}
+		free(r->out.buf);
+		free(r->err.buf);
+		r->out = r->err = (struct text){0};
+		b->printed++;
+		show_progress(b, 0);
+	}
+}
+
+/* Keep every worker busy, then wait for results and file them. */
+static int step(struct batch *b)
+{
+	int nj = b->opt->jobs, np = 0;
+	struct pollfd *pf = calloc((size_t)nj, sizeof *pf);
+	int *owner = calloc((size_t)nj, sizeof *owner);
+	if (!pf || !owner)
+		abort();
+	for (int k = 0; k < nj; k++) {
+		struct worker *w = &b->w[k];
+		if (!w->pid && b->next < b->nfiles && !spawn(b, w))
+			break;
+		if (w->pid && w->index < 0 && b->next < b->nfiles &&
+		    !send_task(b, w, b->next++))
+			bury(b, w);
+		if (w->pid && w->index >= 0) {
+			pf[np].fd = w->result_fd;
+			pf[np].events = POLLIN;
+			owner[np++] = k;
+		}
+	}
+	if (np > 0 && poll(pf, (nfds_t)np, 1000) > 0)
+		for (int k = 0; k < np; k++)
+			if (pf[k].revents)
+				drain(b, &b->w[owner[k]]);
+	free(pf);
+	free(owner);
+	return np;
+}
+
+int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
+	      batch_fn fn, void *ctx)
+{
+	struct batch b = {.opt = opt, .nfiles = nfiles, .files = files, .fn = fn,
+			  .ctx = ctx, .t0 = now(), .tty = isatty(2)};
+	if (opt->times_path) {
+		b.times = fopen(opt->times_path, "w");
+		if (!b.times) {
+			fprintf(stderr, "lkmmc: cannot write %s: %s\n", opt->times_path,
+				strerror(errno));
+			return 2;
+		}
+		fputs("path\tstatus\tseconds\tpeak_rss_kb\tverdict\tstates\n", b.times);
+	}
+	b.res = calloc((size_t)nfiles + 1, sizeof *b.res);
+	b.w = calloc((size_t)opt->jobs, sizeof *b.w);
+	if (!b.res || !b.w)
+		abort();
+	for (int k = 0; k < opt->jobs; k++)
+		b.w[k].index = -1;
+	int broken = 0;
+	while (b.printed < nfiles) {
+		if (step(&b) == 0 && b.printed < nfiles && !b.res[b.printed].done) {
+			broken = 1; /* no worker could be started */
+			break;
+		}
+		flush_ready(&b);
+		show_progress(&b, 0);
+	}
+	for (int k = 0; k < opt->jobs; k++)
+		if (b.w[k].pid)
+			bury(&b, &b.w[k]);
+	if (opt->progress) {
+		show_progress(&b, 1);
+		if (b.tty)
+			fputc('\n', stderr);
+	}
+	if (b.times)
+		fclose(b.times);
+	for (int i = b.printed; i < nfiles; i++) {
+		free(b.res[i].out.buf);
+		free(b.res[i].err.buf);
+	}
+	free(b.res);
+	free(b.w);
+	if (broken)
+		return 2;
+	return b.status;
+}

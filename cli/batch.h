@@ -1,0 +1,42 @@
+/*
+ * batch.h - run lkmmc over many litmus files in parallel worker processes
+ * (lkmmc -j N), printing each file's output in the order the files were
+ * given, as a serial run would.
+ *
+ * The workers are forked from the warmed-up parent (libclang index and
+ * prelude already set up) and each handles one file at a time, so the cost
+ * per file is that of the check itself; a worker that crashes takes only
+ * its current file down (reported as an internal error) and is replaced.
+ * Each test's wall time and peak resident memory are measured on their
+ * own.  Optionally a progress line on stderr and one TSV row per test
+ * (--times FILE).
+ *
+ * It does not know what is done with a file: the caller's batch_fn does
+ * that (parse and check, or dump the IR).
+ */
+#ifndef LKMMC_BATCH_H
+#define LKMMC_BATCH_H
+
+#include <stdio.h>
+
+struct batch_options {
+	int jobs;               /* worker processes at once (>= 1) */
+	int progress;           /* 1: a progress line on stderr */
+	const char *times_path; /* write one TSV row per test here, or NULL */
+};
+
+/* Handle one file, writing its answer to out and its errors to err.
+ * Returns the process exit status for that file (0 ok, 1 failed). */
+typedef int (*batch_fn)(void *ctx, const char *path, FILE *out, FILE *err);
+
+/* The exit status of two results together: the lowest non-zero one
+ * (1, a test failed, outranks 3, code can fail, which outranks 4). */
+int batch_status_combine(int a, int b);
+
+/* Run fn on every file.  Returns the files' statuses combined (a crashed
+ * file counts as 1), or 2 when the batch itself could not run (said on
+ * stderr). */
+int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
+	      batch_fn fn, void *ctx);
+
+#endif
