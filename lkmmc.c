@@ -36,7 +36,7 @@ static void usage(FILE *out)
 		"                    warns when a consistent execution needs more\n"
 		"  --unroll auto[:L] raise the bound from 2 until no execution needs\n"
 		"                    more iterations, up to L (default 16)\n"
-		"  --timeout SECS    give up on a test after SECS seconds per query\n"
+		"  --timeout SECS    give up on a test after about SECS seconds\n"
 		"  --witness         print an execution that reaches the condition\n"
 		"  --explain         when the condition is never reached, say which\n"
 		"                    axioms forbid it and show the cycle\n"

@@ -9,6 +9,9 @@
 #   --sample N        run N tests spread evenly over the (sorted) selection
 #   -j N              run N tests at a time (default 2)
 #   --timeout S       per-test limit in seconds (default 60)
+#   --per-process     one lkmmc process per test under timeout(1), instead
+#                     of one batch run (lkmmc -j N --times); slower, for
+#                     when a test might hang the encoder itself
 #   --shared DIR      the reference data (default ../shared from the repo root)
 #   --out DIR         where results go (default build/conformance)
 #   --parse FILE      only print FILE (herd7-format output) as one TSV line:
@@ -86,7 +89,7 @@ fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 LKMMC=${LKMMC:-./lkmmc}
-jobs=2 tmo=60 sample=0 shared=$root/../shared outdir=$root/build/conformance
+jobs=2 tmo=60 sample=0 shared=$root/../shared outdir=$root/build/conformance per_process=0
 tests=()
 usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -95,6 +98,7 @@ while [ $# -gt 0 ]; do
 	-j*) jobs=${1#-j}; shift ;;
 	--timeout) tmo=$2; shift 2 ;;
 	--sample) sample=$2; shift 2 ;;
+	--per-process) per_process=1; shift ;;
 	--shared) shared=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
 	--list) while IFS= read -r l; do [ -n "$l" ] && tests+=("$l"); done <"$2"; shift 2 ;;
@@ -143,7 +147,37 @@ total=$(wc -l <"$sel")
 echo "conformance: $total tests, -j $jobs, timeout ${tmo}s, lkmmc=$LKMMC"
 
 start=$(date +%s)
-tr '\n' '\0' <"$sel" | xargs -0 -P "$jobs" -I{} bash "$0" --run-one {} "$corpus" "$raw" "$tmo"
+if [ "$per_process" = 1 ]; then
+	tr '\n' '\0' <"$sel" | xargs -0 -P "$jobs" -I{} bash "$0" --run-one {} "$corpus" "$raw" "$tmo"
+else
+	# One batch: lkmmc prints the answers in file order and one --times row
+	# per test, which says which tests have an answer block on stdout.
+	(cd "$corpus" && tr '\n' '\0' <"$sel" |
+		xargs -0 "$LKMMC" -j "$jobs" --timeout "$tmo" --times "$raw/times.tsv" \
+		>"$raw/batch.out" 2>"$raw/batch.err")
+	printf '%s\n' "$HERD_PARSE" >"$raw/parse.awk"
+	awk -F'\t' -v raw="$raw" -v errs="$raw/batch.err" -v parse="$raw/parse.awk" '
+	BEGIN { while ((getline l < errs) > 0) { split(l, a, ":"); if (!(a[1] in msg)) msg[a[1]] = l } }
+	NR == FNR { if (FNR > 1) { n++; path[n] = $1; st[n] = $2; secs[n] = $3; v[n] = $5 } next }
+	/^Test / { k++; while (k <= n && v[k] == "-") k++ }
+	{ if (k >= 1 && k <= n) { f = path[k]; gsub("/", "@", f); print > (raw "/" f ".out"); open[raw "/" f ".out"] = 1 } }
+	END {
+		for (i = 1; i <= n; i++) {
+			f = path[i]; gsub("/", "@", f); out = raw "/" f ".out"
+			if (!(out in open)) printf "" > out
+			close(out)
+			m = (path[i] in msg) ? msg[path[i]] : "-"; gsub("\t", " ", m); m = substr(m, 1, 200)
+			if (st[i] == "ok" && v[i] != "-") { status = "answered"; rc = 0 }
+			else if (m ~ /^[^:]+:[0-9]+:[0-9]+: error:/) { status = "rejected"; rc = 1 }
+			else if (m ~ /solver gave up/) { status = "timeout"; rc = 1 }
+			else { status = "crash"; rc = 1 }
+			cmd = "awk -f " parse " " out
+			cmd | getline parsed; close(cmd)
+			printf "%s\t%s\t%s\t%s\t%s\t%s\n", path[i], status, rc, secs[i], parsed, m > (raw "/" f ".rec")
+			close(raw "/" f ".rec")
+		}
+	}' "$raw/times.tsv" "$raw/batch.out"
+fi
 echo "conformance: ran in $(( $(date +%s) - start ))s wall"
 
 # Judge every record against summary.tsv; write results, disagreements, table.

@@ -35,7 +35,7 @@ struct text {
 struct result {
 	struct text out;  /* its stdout */
 	struct text err;  /* its stderr */
-	int done;         /* 1 once its child was reaped */
+	int done;         /* 1 once its result came back */
 	int status;       /* the child's exit status, or 128 + signal */
 	double seconds;   /* wall time from sending the file to its result */
 	long rss_kb;      /* peak resident set of the worker while on it */

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "encoder/encoder.h"
 
@@ -129,7 +130,15 @@ struct walk {
 	Z3_ast *assume;        /* assumption stack */
 	int nassume, cap;
 	int ok;                /* 0 once Z3 gave up */
+	double deadline;       /* no query starts after this (0: none) */
 };
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 /* A literal equivalent to "column c has value v" (defined in the solver). */
 static Z3_ast column_is(struct walk *w, int c, long v)
@@ -163,6 +172,10 @@ static void walk(struct walk *w, int from)
 	Z3_context z = ss->enc->z;
 	if (!w->ok)
 		return;
+	if (w->deadline > 0 && now() > w->deadline) {
+		w->ok = 0;
+		return;
+	}
 	Z3_lbool r = Z3_solver_check_assumptions(z, w->s, (unsigned)w->nassume, w->assume);
 	if (r == Z3_L_UNDEF)
 		w->ok = 0;
@@ -195,11 +208,12 @@ static void walk(struct walk *w, int from)
 	free(v);
 }
 
-int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond)
+int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond,
+			double deadline)
 {
 	Z3_context z = ss->enc->z;
 	Z3_solver_push(z, s);
-	struct walk w = {.ss = ss, .s = s, .cond = cond, .ok = 1};
+	struct walk w = {.ss = ss, .s = s, .cond = cond, .ok = 1, .deadline = deadline};
 	w.lits = calloc((size_t)ss->ncol + 1, sizeof *w.lits);
 	w.nlits = calloc((size_t)ss->ncol + 1, sizeof *w.nlits);
 	walk(&w, 0);

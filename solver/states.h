@@ -20,8 +20,11 @@ struct state_set *state_set_new(const struct encoding *enc);
 void state_set_free(struct state_set *ss);
 
 /* Enumerate all states reachable in s (s is restored afterwards).  cond is
- * the proposition, evaluated per state.  Returns 0 if Z3 gave up. */
-int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond);
+ * the proposition, evaluated per state.  deadline is a CLOCK_MONOTONIC
+ * time in seconds after which no new query starts (0: none).  Returns 0
+ * if Z3 gave up or the deadline passed. */
+int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond,
+			double deadline);
 
 long state_set_size(const struct state_set *ss);
 /* States satisfying (positive = 1) or not satisfying the proposition. */
