@@ -390,5 +390,6 @@ enum herd7_status herd7_option(int argc, char **argv, int *i,
 		}
 		val = argv[++*i];
 	}
+	opt->herd7_only = 1;
 	return apply(o, val, opt, err, "", NULL, 0);
 }

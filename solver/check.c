@@ -448,7 +448,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		fprintf(out, "Time %s %.2f\n", prog->name, now() - t0);
 		fprintf(out, "\n");
 	}
-	if (ok && (c->opt.witness || c->opt.exists_only || (c->opt.picture && !c->opt.explain)) &&
+	if (ok && (c->opt.witness || (c->opt.exists_only && !c->opt.herd7_only) || (c->opt.picture && !c->opt.explain)) &&
 	    pos > 0)
 		ok = print_witness(&c->opt, z, s, enc, &m, cond, out, d);
 	if (ok && c->opt.explain && pos == 0)

@@ -23,7 +23,9 @@ struct check_options {
 			     * to this limit until no execution needs more
 			     * (0: off) */
 	int exists_only;    /* answer reachability only, no state list */
-	unsigned timeout_ms;/* per-query Z3 time limit, 0 for none */
+	unsigned timeout_ms;/* time limit per test (and per query), 0: none */
+	int herd7_only;     /* herd7's options were used: print only what
+			     * herd7 prints (no witness with -speedcheck) */
 	int stats;          /* print encoding sizes and phase times to stderr */
 	int witness;        /* print an execution reaching the condition */
 	int explain;        /* say which axioms forbid an unreachable condition */
