@@ -50,6 +50,7 @@ static void test_mapped(void **state)
 	assert_int_equal(opt.exists_only, 1);
 	assert_int_equal(opt.timeout_ms, 1500);
 	assert_int_equal(opt.stats, 1);
+	assert_int_equal(opt.herd7_only, 1); /* herd7's output only */
 	const char *w2[] = {"-speedcheck", "false", "-through", "none", NULL};
 	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_DONE);
 	assert_int_equal(opt.exists_only, 0);
@@ -63,6 +64,9 @@ static void test_ignored_drawing(void **state)
 	const char *w[] = {"-show", "prop", "-graph", "columns", "-showevents", "noregs",
 			   "-squished", "true", "-nshow", "3", NULL};
 	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_DONE);
+	/* Nothing changes but the note that herd7's options are in use. */
+	assert_int_equal(opt.herd7_only, 1);
+	before.herd7_only = 1;
 	assert_memory_equal(&opt, &before, sizeof opt);
 }
 
