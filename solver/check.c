@@ -383,8 +383,12 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		exact = 0;
 	} else {
 		double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
-		if (!state_set_enumerate(states, s, cond, deadline))
-			ok = timed_out(d, prog, "enumerating final states");
+		if (!state_set_enumerate(states, s, cond, deadline)) {
+			char what[96];
+			snprintf(what, sizeof what, "enumerating final states (%ld found so far)",
+				 state_set_size(states));
+			ok = timed_out(d, prog, what);
+		}
 		pos = state_set_count(states, 1);
 		neg = state_set_count(states, 0);
 	}
@@ -455,7 +459,9 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		ok = explain(&c->opt, z, enc, &m, prog, cond, out, d);
 	if (ok && c->opt.explain && raised[FL_DATA_RACE])
 		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], out);
-	if (!ok && mode == ARITH_DIFF && outside_fragment(z, s)) 
+	/* Past the deadline nothing is retried: the limit is the cause. */
+	int expired = c->opt.timeout_ms && now() > t0 + c->opt.timeout_ms / 1000.0;
+	if (!ok && mode == ARITH_DIFF && !expired && outside_fragment(z, s)) 
 		*retry = 1;
 	if (ok) {
 		fputs(report, out);
