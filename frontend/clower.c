@@ -1735,6 +1735,10 @@ static int decl(struct lw *w, CXCursor vd, struct bb *b)
 	clang_disposeString(ts);
 	int kind = fe_type_kind(tname);
 	char *name = spell(w, vd);
+	if (kind < 0 && ty.kind == CXType_Pointer)
+		kind = IR_LOC_PTR; /* foo_t *p with a typedef of the preamble */
+	else if (kind < 0 && ty.kind >= CXType_Bool && ty.kind <= CXType_Int128)
+		kind = IR_LOC_INT; /* an integer typedef of the preamble */
 	if (ty.kind == CXType_Pointer) {
 		enum CXTypeKind pk = clang_getCanonicalType(
 			clang_getPointeeType(ty)).kind;

@@ -149,6 +149,18 @@ int fe_type_kind(const char *ctype)
 	return kind >= 0 ? kind : IR_LOC_INT;
 }
 
+int fe_typedef_name(const char *ctype)
+{
+	const char *p = ctype;
+	if (!isalpha((unsigned char)*p) && *p != '_')
+		return 0;
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	while (*p == ' ' || *p == '*')
+		p++;
+	return *p == '\0';
+}
+
 int fe_is_struct_type(const char *ctype)
 {
 	if (strncmp(ctype, "struct ", 7) != 0 || fe_type_kind(ctype) >= 0)
@@ -211,6 +223,26 @@ int fe_loc_declare(struct fe *fe, const char *name, const char *ctype,
 		}
 		loc->ctype = arena_strdup(fe->arena, ctype);
 		x->is_object = 1;
+		if (!x->kind_known)
+			x->kpos = fe_pos(fe, off);
+		x->kind_known = 1;
+		return i;
+	}
+	if (kind < 0 && fe->preamble_end > fe->preamble_off &&
+	    fe_typedef_name(ctype)) {
+		/* foo_t, foo_t *: a typedef of the preamble (layout.c). */
+		int i = fe_loc_use(fe, name, off);
+		struct fe_locx *x = &fe->locx[i];
+		struct ir_location *loc = &fe->prog->locs[i];
+		if (strchr(ctype, '*')) {
+			if (!x->is_object) {
+				loc->kind = IR_LOC_PTR;
+				loc->ctype = arena_strdup(fe->arena, ctype);
+			}
+		} else if (!x->kind_known) {
+			loc->ctype = arena_strdup(fe->arena, ctype);
+			x->is_object = x->typedef_obj = 1;
+		}
 		if (!x->kind_known)
 			x->kpos = fe_pos(fe, off);
 		x->kind_known = 1;

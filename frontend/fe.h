@@ -42,6 +42,8 @@ struct fe_locx {
 			      * are the locations "name.f", "name[i]" and it
 			      * holds nothing itself (its address is &name) */
 	int in_layout;       /* created as a field or element of an object */
+	int typedef_obj;     /* its type is a name the preamble may typedef
+			      * (layout.c resolves it) */
 };
 
 /* The state of one parse. */
@@ -76,6 +78,8 @@ int fe_error(struct fe *fe, size_t off, const char *fmt, ...)
 /* The kind a C type (normalised text) gives a location; -1 if the type is
  * not one lkmmc models. */
 int fe_type_kind(const char *ctype);
+/* Is ctype one name, maybe with stars ("foo_t", "foo_t *")? */
+int fe_typedef_name(const char *ctype);
 /* Is ctype "struct NAME" (other than srcu_struct)? */
 int fe_is_struct_type(const char *ctype);
 /* Name of a kind for messages. */

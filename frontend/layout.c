@@ -78,7 +78,30 @@ struct layout {
 	int obj;           /* the object's location (for positions, errors) */
 	const char *prefix;/* the name of the part being laid out */
 	int ok;            /* 0 once an error is recorded */
+	struct rec_types *rt; /* the types of nested struct objects */
 };
+
+/* The struct type of each nested struct object (by location), recorded
+ * when the field is created and laid out when the loop reaches it. */
+struct rec_types {
+	CXType *ty;        /* per location; kind CXType_Invalid when unknown */
+	int cap;           /* room */
+};
+
+static void rec_set(struct ctu *t, struct rec_types *rt, int l, CXType ty)
+{
+	if (l >= rt->cap) {
+		int ncap = rt->cap ? rt->cap : 16;
+		while (ncap <= l)
+			ncap *= 2;
+		rt->ty = arena_grow(t->scratch, rt->ty, sizeof *rt->ty,
+				    (size_t)rt->cap, (size_t)ncap);
+		for (int i = rt->cap; i < ncap; i++)
+			rt->ty[i].kind = CXType_Invalid;
+		rt->cap = ncap;
+	}
+	rt->ty[l] = ty;
+}
 
 static int lay_part(struct layout *ly, const char *name, CXType ty);
 
@@ -141,6 +164,7 @@ static int lay_part(struct layout *ly, const char *name, CXType ty)
 	if (canon.kind == CXType_Record) {
 		x->is_object = 1;
 		loc->ctype = ctype;
+		rec_set(ly->t, ly->rt, l, canon);
 		return 1; /* laid out when the loop over objects reaches it */
 	}
 	if (canon.kind == CXType_ConstantArray) {
@@ -159,26 +183,73 @@ static int lay_part(struct layout *ly, const char *name, CXType ty)
 	return 1;
 }
 
+/* The struct type of object i, or a type of kind CXType_Invalid (0 with
+ * an error recorded when the preamble lacks it).  A typedef'd object whose
+ * type is not a struct becomes a plain location of that type. */
+static int object_type(struct ctu *t, struct rec_types *rt, int i, CXType *ty)
+{
+	struct fe *fe = t->fe;
+	struct ir_location *loc = &fe->prog->locs[i];
+	size_t off = fe->lines[loc->pos.line - 1] + (size_t)loc->pos.col - 1;
+	ty->kind = CXType_Invalid;
+	if (i < rt->cap && rt->ty[i].kind != CXType_Invalid) {
+		*ty = rt->ty[i];
+		return 1;
+	}
+	int named = fe_is_struct_type(loc->ctype);
+	if (!named && !fe->locx[i].typedef_obj)
+		return 1; /* an array */
+	struct find_struct fs = { named ? loc->ctype + 7 : loc->ctype,
+				  clang_getNullCursor(), 0, !named };
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu),
+			    find_struct_v, &fs);
+	if (!fs.ok)
+		return fe_error(fe, off, "'%s' is a %s, which the C preamble "
+				"does not define", loc->name, loc->ctype);
+	if (named) {
+		*ty = clang_getCursorType(fs.found);
+		return 1;
+	}
+	CXType u = clang_getCanonicalType(
+		clang_getTypedefDeclUnderlyingType(fs.found));
+	if (u.kind == CXType_Record) {
+		CXString us = clang_getTypeSpelling(u);
+		loc->ctype = arena_strdup(fe->arena, clang_getCString(us));
+		clang_disposeString(us);
+		*ty = u;
+		return 1;
+	}
+	/* typedef of a scalar: the location holds a value after all. */
+	fe->locx[i].is_object = 0;
+	fe->locx[i].typedef_obj = 0;
+	if (u.kind == CXType_Pointer)
+		loc->kind = IR_LOC_PTR;
+	else if (u.kind >= CXType_Bool && u.kind <= CXType_Int128)
+		loc->kind = IR_LOC_INT;
+	else
+		return fe_error(fe, off, "'%s' has type '%s', which lkmmc does "
+				"not model", loc->name, loc->ctype);
+	return 1;
+}
+
 int layout_objects(struct ctu *t)
 {
 	struct fe *fe = t->fe;
+	struct rec_types rt = {0};
 	for (int i = 0; i < fe->prog->nlocs; i++) {
 		struct ir_location *loc = &fe->prog->locs[i];
 		if (fe->locx[i].is_object && !fe->locx[i].in_layout &&
 		    strchr(loc->ctype, '['))
 			canon_array(t, loc);
-		if (!fe->locx[i].is_object || !fe_is_struct_type(loc->ctype))
+		if (!fe->locx[i].is_object)
 			continue;
-		size_t off = fe->lines[loc->pos.line - 1] + (size_t)loc->pos.col - 1;
-		struct find_struct fs = { loc->ctype + 7, clang_getNullCursor(), 0, 0 };
-		clang_visitChildren(clang_getTranslationUnitCursor(t->tu),
-				    find_struct_v, &fs);
-		if (!fs.ok)
-			return fe_error(fe, off, "'%s' is a %s, which the C "
-					"preamble does not define", loc->name,
-					loc->ctype);
-		struct layout ly = { t, i, loc->name, 1 };
-		clang_Type_visitFields(clang_getCursorType(fs.found), lay_field, &ly);
+		CXType ty;
+		if (!object_type(t, &rt, i, &ty))
+			return 0;
+		if (ty.kind == CXType_Invalid)
+			continue;
+		struct layout ly = { t, i, loc->name, 1, &rt };
+		clang_Type_visitFields(ty, lay_field, &ly);
 		if (!ly.ok)
 			return 0;
 	}

@@ -201,7 +201,8 @@ static int init_item(struct init_ctx *ic, struct token *t, int n)
 					"(expected 'type name = value;')",
 					tok_str(lx, t[i]));
 	char *ctype = nt ? type_text(fe, lx, t, nt) : NULL;
-	if (ctype && fe_type_kind(ctype) < 0 && !fe_is_struct_type(ctype))
+	if (ctype && fe_type_kind(ctype) < 0 && !fe_is_struct_type(ctype) &&
+	    !(fe->preamble_end > fe->preamble_off && fe_typedef_name(ctype)))
 		return fe_error(fe, t[0].off,
 				"type '%s' is not modelled (use int, long, "
 				"intptr_t, a pointer, atomic_t, spinlock_t or "
@@ -573,9 +574,21 @@ int litmus_parse(struct fe *fe, struct cparse *cp)
 		return 0;
 	struct init_ctx ic = { .fe = fe };
 	ic.tail = &ic.head;
+	/* Where the preamble is, before the init block's items need it (a
+	 * typedef'd struct there); the init block has no nested braces. */
+	struct lexer pre;
+	lex_init(&pre, fe, lx.off + 1, fe->len);
+	struct token pt;
+	do
+		pt = lex_next(&pre);
+	while (pt.kind != T_EOF && pt.kind != T_ERROR && !tok_is(&pre, pt, "}"));
+	size_t first;
+	if (pt.kind == T_ERROR || pt.kind == T_EOF ||
+	    !find_preamble(fe, pre.off, &first))
+		fe->preamble_off = fe->preamble_end = 0;
+	fe->d->set = 0; /* errors are for the real parse to report */
 	if (!parse_init(&ic, lx.off))
 		return 0;
-	size_t first;
 	if (!find_preamble(fe, ic.lx.off, &first))
 		return 0;
 	if (!parse_processes(fe, first))
