@@ -27,7 +27,8 @@
 #   --lkmm DIR        tools/memory-model holding linux-kernel.cfg (default
 #                     build/linux/tools/memory-model, from make kernel-tree)
 # Output:
-#   --out DIR         results.csv, table.txt, scaling.png (default build/bench)
+#   --out DIR         results.csv, table.txt, scaling.png (the families),
+#                     compare.png (other tests) (default build/bench)
 #   --no-plot         no PNG (gnuplot)
 # Environment: LKMMC, the binary (default ./lkmmc of this checkout).
 #
@@ -160,7 +161,7 @@ LKMMC=${LKMMC:-./lkmmc}
 families="" nspec=2-8,10-24/2 n_given=0 files=() herd_timeouts=0 corpus_all=0 sample=0
 mode=both reps=3 tmo=10 jobs=1 skip=1 herd7_cmd="" no_herd7=0
 shared=$root/../shared lkmm=$root/build/linux/tools/memory-model outdir=$root/build/bench plot=1
-usage() { sed -n '2,38p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,39p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench: $*" >&2; exit 2; }
 need_num() { case $2 in ''|*[!0-9]*) die "$1 needs a number, not '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -424,5 +425,31 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 		gnuplot "$dat/scaling.gp" 2>"$dat/gnuplot.err" || { echo "bench: gnuplot failed:" >&2; cat "$dat/gnuplot.err" >&2; }
 	fi
 fi
-echo "bench: CSV $csv, table $outdir/table.txt$([ -f "$png" ] && echo ", plot $png")"
+# The other tests: lkmmc's time against herd7's, one point per test and
+# mode where both have a time (herd7 time-outs at their limit, marked).
+cpng=$outdir/compare.png
+rm -f "$cpng"
+if [ $plot = 1 ] && command -v gnuplot >/dev/null &&
+	awk -F',' 'NR > 1 && $2 == "-" && $7 == "ok" && ($12 == "ok" || $12 == "timeout") { f = 1 } END { exit !f }' "$csv"; then
+	dat=$raw/plot
+	mkdir -p "$dat"
+	awk -F',' -v dat="$dat" 'NR > 1 && $2 == "-" && $7 == "ok" {
+		if ($12 == "ok") print $13, $8 > (dat "/cmp." $4)
+		if ($12 == "timeout") print $13, $8 > (dat "/cmp-timeout." $4)
+	}' "$csv"
+	{
+		echo "set terminal pngcairo size 640,600 noenhanced; set output '$cpng'"
+		echo "set title 'lkmmc against herd7, per test (below the diagonal: lkmmc faster)'"
+		echo "set xlabel 'herd7 seconds ($([ -n "$herd7" ] && echo "run here" || echo "recorded"))'; set ylabel 'lkmmc median seconds'"
+		echo "set logscale xy; set grid; set key top left; set size square"
+		plots="x with lines dashtype 2 lc rgb 'gray' title 'same time'"
+		for m in $modes; do
+			[ -s "$dat/cmp.$m" ] && plots="$plots, '$dat/cmp.$m' using 1:2 with points pt 7 ps 0.6 title 'lkmmc $m'"
+			[ -s "$dat/cmp-timeout.$m" ] && plots="$plots, '$dat/cmp-timeout.$m' using 1:2 with points pt 2 ps 1 title 'lkmmc $m, herd7 timed out'"
+		done
+		echo "plot $plots"
+	} >"$dat/compare.gp"
+	gnuplot "$dat/compare.gp" 2>"$dat/gnuplot-compare.err" || { echo "bench: gnuplot failed:" >&2; cat "$dat/gnuplot-compare.err" >&2; }
+fi
+echo "bench: CSV $csv, table $outdir/table.txt$([ -f "$png" ] && echo ", plot $png")$([ -f "$cpng" ] && echo ", $cpng")"
 awk -F',' 'NR > 1 && $16 ~ /^[A-Z]/ { bad = 1 } END { exit bad }' "$csv"

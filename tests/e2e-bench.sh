@@ -106,6 +106,8 @@ check "recorded: deadlock judged" [ "$(field "$csv" auto/deadlock-unreleased.lit
 check "recorded: deadlock herd7 timeout" [ "$(field "$csv" auto/deadlock-unreleased.litmus exists herd7_status)" = timeout ]
 check "recorded: SB+pos expected is herd7's Never" [ "$(field "$csv" auto/SB+pos.litmus exists expected)" = Never ]
 check "recorded: SB+pos is a MISMATCH" [ "$(field "$csv" auto/SB+pos.litmus exists check)" = MISMATCH ]
+check "recorded: a PNG of lkmmc against herd7" [ "$(head -c 4 "$out/compare.png" 2>/dev/null | tail -c 3)" = PNG ]
+check "recorded: no family plot without families" [ ! -e "$out/scaling.png" ]
 check "recorded: the mismatch is printed" grep -q 'LKMMC VERDICT PROBLEMS' "$tmp/rec.log"
 check "recorded: ... naming the test" grep -q 'MISMATCH: auto/SB+pos.litmus (exists): lkmmc Sometimes, expected Never' "$tmp/rec.log"
 
