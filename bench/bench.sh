@@ -20,6 +20,10 @@
 #   --timeout S       limit per run, timeout(1), for both tools (default 10)
 #   -j N              tests run at once (default 1; >1 makes times noisier)
 #   --no-skip         a family whose N timed out still runs its larger N
+#   --batch J         lkmmc checks all the tests in one process per mode and
+#                     rep, "lkmmc -j J --times", its --timeout per test; the
+#                     per-test times are its rows, and the batch's wall time
+#                     is reported (herd7, if run, still runs per test)
 # herd7:
 #   --herd7 CMD       the herd7 to run (default: herd7 on PATH, if any)
 #   --no-herd7        compare with the recorded times even if herd7 is there
@@ -120,6 +124,7 @@ if [ "${1:-}" = "--run-job" ]; then
 		# lk_end / herd_end: why that tool runs no more reps of this test
 		lk_end="" herd_end=""
 		[ -n "$lk_skip" ] && lk_end=skipped
+		[ -n "$BENCH_BATCH" ] && lk_end=batch
 		{ [ -z "$BENCH_HERD7" ] || [ -n "$herd_skip" ]; } && herd_end=skipped
 		for ((i = 0; i < BENCH_REPS; i++)); do
 			if [ -z "$lk_end" ]; then
@@ -134,6 +139,7 @@ if [ "${1:-}" = "--run-job" ]; then
 		done
 		# a family's time-out skips that tool on the family's larger N
 		if [ "$lk_end" = skipped ]; then lk="skipped	-	-	-"
+		elif [ "$lk_end" = batch ]; then lk="batch	-	-	-"
 		else
 			lk=$(summarize lk)
 			[ "${lk%%	*}" = timeout ] && [ "$family" != - ] && [ "$BENCH_SKIP" = 1 ] && lk_skip=1
@@ -159,9 +165,9 @@ trap 'rm -f "$BENCH_SELF"' EXIT
 root=$BENCH_ROOT
 LKMMC=${LKMMC:-./lkmmc}
 families="" nspec=2-8,10-24/2 n_given=0 files=() herd_timeouts=0 corpus_all=0 sample=0
-mode=both reps=3 tmo=10 jobs=1 skip=1 herd7_cmd="" no_herd7=0
+mode=both reps=3 tmo=10 jobs=1 batch="" skip=1 herd7_cmd="" no_herd7=0
 shared=$root/../shared lkmm=$root/build/linux/tools/memory-model outdir=$root/build/bench plot=1
-usage() { sed -n '2,39p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,43p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench: $*" >&2; exit 2; }
 need_num() { case $2 in ''|*[!0-9]*) die "$1 needs a number, not '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -177,6 +183,7 @@ while [ $# -gt 0 ]; do
 	--reps) need_num "$1" "$2"; reps=$2; shift 2 ;;
 	--timeout) need_num "$1" "$2"; tmo=$2; shift 2 ;;
 	-j) need_num "$1" "$2"; jobs=$2; shift 2 ;;
+	--batch) need_num "$1" "$2"; batch=$2; shift 2 ;;
 	--no-skip) skip=0; shift ;;
 	--herd7) herd7_cmd=$2; shift 2 ;;
 	--no-herd7) no_herd7=1; shift ;;
@@ -295,10 +302,56 @@ done
 } | tee "$outdir/table.txt"
 
 export BENCH_LKMMC=$raw/lkmmc BENCH_HERD7=$herd7 BENCH_LKMM=$lkmm
-export BENCH_REPS=$reps BENCH_TIMEOUT=$tmo BENCH_SKIP=$skip
+export BENCH_REPS=$reps BENCH_TIMEOUT=$tmo BENCH_SKIP=$skip BENCH_BATCH=$batch
 start=$EPOCHREALTIME
 find "$raw/jobs" -type f | sort | tr '\n' '\0' |
 	xargs -0 -P "$jobs" -I{} bash "$BENCH_SELF" --run-job {} "$raw"
+
+# --batch: lkmmc over all the tests at once, per mode and rep. Rows of
+# --times come in file order; the Observation lines of the answered tests
+# too, in the same order (Never 0 0 is DEADLOCK). Leaves batch.tsv: seq
+# mode status verdict median_secs max_rss note, and batch-walls.tsv.
+if [ -n "$batch" ]; then
+	cut -f2 "$raw/tests" >"$raw/batch.files"
+	: >"$raw/batch.runs"; : >"$raw/batch-walls.tsv"
+	for m in $modes; do
+		bargs=(-j "$batch" --timeout "$tmo")
+		[ "$m" = exists ] && bargs+=(--exists-only)
+		for ((r = 1; r <= reps; r++)); do
+			t0=$EPOCHREALTIME
+			xargs -d '\n' timeout -k 5 $((tmo * total + 60)) "$raw/lkmmc" "${bargs[@]}" --times "$raw/batch.$m.$r.tsv" \
+				<"$raw/batch.files" >"$raw/batch.$m.$r.out" 2>"$raw/batch.$m.$r.err"
+			awk -v a="$t0" -v b="$EPOCHREALTIME" -v m="$m" -v r="$r" 'BEGIN { printf "%s\t%s\t%.3f\n", m, r, b - a }' >>"$raw/batch-walls.tsv"
+			grep '^Observation ' "$raw/batch.$m.$r.out" >"$raw/batch.$m.$r.obs"
+			awk -F'\t' -v m="$m" -v obs="$raw/batch.$m.$r.obs" -v err="$raw/batch.$m.$r.err" '
+			BEGIN { while ((getline l < err) > 0) if (l ~ /: error: solver gave up/) { sub(/: error: .*/, "", l); gaveup[l] = 1 } }
+			NR == 1 { next }
+			{
+				st = $2; v = "-"
+				if (st == "ok") {
+					if ((getline l < obs) > 0) { n = split(l, w, " "); v = (w[n - 2] == "Never" && w[n - 1] == 0 && w[n] == 0) ? "DEADLOCK" : w[n - 2] }
+				} else if (st == "error" && ($1 in gaveup)) st = "timeout"
+				printf "%06d\t%s\t%s\t%s\t%s\t%s\n", NR - 1, m, st, v, $3, $4
+			}' "$raw/batch.$m.$r.tsv" >>"$raw/batch.runs"
+		done
+	done
+	# per test and mode: the first run not ok decides, median time, max RSS
+	sort -k1,1 -k2,2 -s "$raw/batch.runs" | awk -F'\t' '
+	function flush(   i, j, x) {
+		if (key == "") return
+		for (i = 2; i <= n; i++) { x = t[i]; for (j = i - 1; j >= 1 && t[j] > x; j--) t[j + 1] = t[j]; t[j + 1] = x }
+		printf "%s\t%s\t%s\t%.3f\t%d\n", key, (st == "" ? "ok" : st), (v == "" ? "-" : v), (n % 2) ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2, rss
+	}
+	$1 "\t" $2 != key { flush(); key = $1 "\t" $2; n = 0; st = ""; v = ""; rss = 0 }
+	{ t[++n] = $5 + 0; if ($3 != "ok" && st == "") st = $3; if ($3 == "ok") v = $4; if ($6 + 0 > rss) rss = $6 + 0 }
+	END { flush() }' >"$raw/batch.tsv"
+	# into the records, in place of the "batch" placeholders
+	for rec in "$raw"/*.rec; do
+		awk -F'\t' -v OFS='\t' -v b="$raw/batch.tsv" '
+		BEGIN { while ((getline l < b) > 0) { split(l, f, "\t"); k = f[1] "\t" f[2]; st[k] = f[3]; v[k] = f[4]; s[k] = f[5]; r[k] = f[6] } }
+		{ k = $1 "\t" $2; if ($7 == "batch" && (k in st)) { $7 = st[k]; $8 = v[k]; $9 = s[k]; $10 = r[k] } else if ($7 == "batch") $7 = "missing"; print }' "$rec" >"$rec.new" && mv "$rec.new" "$rec"
+	done
+fi
 wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 
 # Records -> CSV, table, scaling pivot, plot data.
@@ -370,9 +423,10 @@ END {
 }' "$csv" | tee -a "$outdir/table.txt"
 
 # Totals and the verdict check.
-awk -F',' -v wall="$wall" -v herd="$herd7" '
+awk -F',' -v wall="$wall" -v batch="$batch" -v walls="$raw/batch-walls.tsv" '
 NR == 1 { next }
-{ n++; st[$16]++
+{ n++; st[$16]++; nm[$4]++
+  if ($12 == "ok" || $12 == "timeout") { hm[$4] += $13; hn[$4]++; if ($12 == "timeout") hto[$4]++ }
   if ($15 != "-" && $12 == "ok") { both++; hs += $13; ls += $8; lg += log($15) }
   if ($16 ~ /^[A-Z]/) bad = bad "\n  " $16 ": " $1 " (" $4 "): lkmmc " ($7 == "ok" ? $6 : $7) ", expected " $5 ", herd7 " ($11 == "" ? "-" : $11) ($17 != "-" ? " (" $17 ")" : "") }
 END {
@@ -380,6 +434,17 @@ END {
 	for (c in st) printf " %s %d;", c, st[c]
 	printf "\n"
 	if (both > 0) printf "bench: where both answered (%d rows): herd7 %.2fs, lkmmc %.2fs in all (medians); geometric mean of herd7/lkmmc %.2f\n", both, hs, ls, exp(lg / both)
+	if (batch != "") {
+		while ((getline l < walls) > 0) { split(l, f, "\t"); w[f[1], ++wn[f[1]]] = f[3] + 0 }
+		for (m in wn) {
+			k = wn[m]
+			for (i = 2; i <= k; i++) { x = w[m, i]; for (j = i - 1; j >= 1 && w[m, j] > x; j--) w[m, j + 1] = w[m, j]; w[m, j + 1] = x }
+			med = (k % 2) ? w[m, (k + 1) / 2] : (w[m, k / 2] + w[m, k / 2 + 1]) / 2
+			printf "bench: lkmmc batch -j %s, mode %s: %.2fs wall (median of %d) for %d tests, %.1f ms per test", batch, m, med, k, nm[m], 1000 * med / nm[m]
+			if (hn[m] > 0) printf "; herd7 on %d of them: %.2fs in all (%d timed out, counted at their limit)", hn[m], hm[m], hto[m]
+			printf "\n"
+		}
+	}
 	if (bad != "") printf "bench: LKMMC VERDICT PROBLEMS:%s\n", bad
 }' "$csv" | tee -a "$outdir/table.txt"
 

@@ -10,6 +10,7 @@
 #    ../shared): the recorded time and verdict are used, the ratio is theirs,
 #    DEADLOCK is judged from a timeout row's Result: comment, and a recorded
 #    verdict lkmmc contradicts is a MISMATCH with exit status 1.
+#    The same in --batch mode (lkmmc -j 2 --times over all the tests).
 # 3. a live herd7 that disagrees (FAKE_HERD7_FLIP) is reported, exit 1.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,6 +111,24 @@ check "recorded: a PNG of lkmmc against herd7" [ "$(head -c 4 "$out/compare.png"
 check "recorded: no family plot without families" [ ! -e "$out/scaling.png" ]
 check "recorded: the mismatch is printed" grep -q 'LKMMC VERDICT PROBLEMS' "$tmp/rec.log"
 check "recorded: ... naming the test" grep -q 'MISMATCH: auto/SB+pos.litmus (exists): lkmmc Sometimes, expected Never' "$tmp/rec.log"
+
+# 2b. The same with lkmmc in one batch (lkmmc -j 2 --times), both modes.
+out=$tmp/batch
+PATH=$tmp/bin:$PATH bash bench/bench.sh --no-herd7 --shared "$sh" --corpus --mode both --reps 2 --batch 2 \
+	--no-plot --out "$out" >"$tmp/batch.log" 2>&1
+rc=$?
+csv=$out/results.csv
+check "batch: exit status 1 (the mismatch), got $rc" [ $rc -eq 1 ]
+check "batch: CSV header" [ "$(head -n 1 "$csv")" = "$HEADER" ]
+check "batch: 3 tests x 2 modes" [ "$(tail -n +2 "$csv" | wc -l)" -eq 6 ]
+for m in full exists; do
+	check "batch $m: SB+mbs Never, ok" [ "$(field "$csv" auto/SB+mbs.litmus $m lkmmc_verdict),$(field "$csv" auto/SB+mbs.litmus $m check)" = Never,ok ]
+	check "batch $m: deadlock judged" [ "$(field "$csv" auto/deadlock-unreleased.litmus $m lkmmc_verdict)" = DEADLOCK ]
+	check "batch $m: SB+pos Sometimes, a MISMATCH" [ "$(field "$csv" auto/SB+pos.litmus $m lkmmc_verdict),$(field "$csv" auto/SB+pos.litmus $m check)" = Sometimes,MISMATCH ]
+	v=$(field "$csv" auto/SB+mbs.litmus $m lkmmc_s)
+	check "batch $m: a time per test, got '$v'" awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9]+\.[0-9]+$/) }'
+	check "batch $m: the batch's wall time" grep -q "^bench: lkmmc batch -j 2, mode $m: [0-9.]*s wall (median of 2) for 3 tests" "$tmp/batch.log"
+done
 
 # 3. A live herd7 that disagrees with lkmmc.
 out=$tmp/flip
