@@ -252,7 +252,10 @@ int main(int argc, char **argv)
 	}
 
 	struct run run = {.opt = &opt, .fe = frontend_new()};
-	frontend_set_unroll(run.fe, opt.check.unroll);
+	/* Helpers recurse as deep as loops may run: under --unroll auto:L,
+	 * up to L (recursion is inlined once, before any bound is tried). */
+	frontend_set_unroll(run.fe, opt.check.unroll_auto ? opt.check.unroll_auto
+				     : opt.check.unroll);
 	if (opt.kmod_dir) {
 		struct kmod_options ko = {opt.kmod_iters ? opt.kmod_iters : 1000000,
 					  opt.check.unroll};

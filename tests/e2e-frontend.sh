@@ -8,7 +8,8 @@
 #     tools/memory-model/litmus-tests (extracted by "make kernel-tree"),
 #     and print a condition line;
 #  3. tests/frontend: kernel C whose failures show at run time (an array
-#     index out of range, recursion past --unroll) are failing assertions.
+#     index out of range, recursion past --unroll, or past L under
+#     --unroll auto:L) are failing assertions.
 # Prints a final line "N passed, N failed"; exits non-zero on any failure.
 #
 # usage: tests/e2e-frontend.sh   (from anywhere; LKMMC=path overrides the
@@ -102,6 +103,9 @@ run_assert tests/frontend/index-out-of-range.litmus "" 3 \
 run_assert tests/frontend/recursion-bound.litmus "" 3 \
 	"recursion-bound.litmus:9:25: warning: assertion can fail in P0: recursion deeper than --unroll 2: sum(x, n - 1)"
 run_assert tests/frontend/recursion-bound.litmus "--unroll 3" 0 ""
+run_assert tests/frontend/recursion-bound.litmus "--unroll auto" 0 ""
+run_assert tests/frontend/recursion-bound.litmus "--unroll auto:2" 3 \
+	"assertion can fail in P0: recursion deeper than --unroll 2"
 rm -f "${TMPDIR:-/tmp}/e2e-fe.$$"
 
 echo "$pass passed, $fail failed"
