@@ -7,6 +7,7 @@
  * some test can fail: an assertion (BUG_ON, WARN_ON, assert) can fail or a
  * thread can spin forever; 4 --unroll auto hit its limit on some test.  When several apply, the lowest non-zero one wins.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ static void usage(FILE *out)
 		"  --kmod-iters N    the modules' default iteration count (1000000)\n"
 		"  -j N, --jobs N    check N tests at a time, each in its own process;\n"
 		"                    outputs still come in the order of the files\n"
+		"  --files-from FILE check the files listed in FILE too, one path a line\n"
+		"                    (- for stdin); for batches too long for a\n"
+		"                    command line\n"
 		"  --progress        a progress line on stderr (default on a terminal\n"
 		"                    for batches of 20 tests or more)\n"
 		"  --times FILE      write one TSV row per test: path, status, wall\n"
@@ -70,6 +74,7 @@ static void usage(FILE *out)
 struct options {
 	int dump_ir;                  /* --dump-ir */
 	struct batch_options batch;   /* -j, --progress, --times */
+	const char *files_from;       /* --files-from FILE, or NULL */
 	const char *kmod_dir;         /* --kmod OUTDIR */
 	unsigned long kmod_iters;     /* --kmod-iters N */
 	struct check_options check;   /* how to check each test */
@@ -128,6 +133,55 @@ static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
 	fflush(out);
 	ir_program_free(prog);
 	return status;
+}
+
+/* The files of the command line followed by those listed in list_path
+ * (one a line, blank lines skipped; "-" is stdin).  NULL, said on stderr,
+ * when the list cannot be read.  Listed paths are the caller's to free. */
+static char **file_list(char **args, int nargs, const char *list_path, int *n)
+{
+	int cap = nargs + 16;
+	char **files = malloc(sizeof *files * (size_t)cap);
+	if (!files)
+		abort();
+	for (int i = 0; i < nargs; i++)
+		files[i] = args[i];
+	*n = nargs;
+	if (!list_path)
+		return files;
+	FILE *f = strcmp(list_path, "-") == 0 ? stdin : fopen(list_path, "r");
+	if (!f) {
+		fprintf(stderr, "lkmmc: cannot read the list %s: %s\n", list_path, strerror(errno));
+		free(files);
+		return NULL;
+	}
+	char *line = NULL;
+	size_t room = 0;
+	ssize_t len;
+	while ((len = getline(&line, &room, f)) >= 0) {
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if (*n == cap) {
+			cap *= 2;
+			files = realloc(files, sizeof *files * (size_t)cap);
+			if (!files)
+				abort();
+		}
+		files[(*n)++] = strdup(line);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return files;
+}
+
+static void free_file_list(char **files, int nargs, int nfiles)
+{
+	for (int i = nargs; i < nfiles; i++)
+		free(files[i]);
+	free(files);
 }
 
 int main(int argc, char **argv)
@@ -196,6 +250,12 @@ int main(int argc, char **argv)
 			}
 			opt.kmod_iters = (unsigned long)v;
 			i++;
+		} else if (strcmp(a, "--files-from") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "lkmmc: --files-from needs a file name (try --help)\n");
+				return 2;
+			}
+			opt.files_from = argv[++i];
 		} else if (strcmp(a, "--progress") == 0) {
 			opt.batch.progress = 1;
 		} else if (strcmp(a, "--times") == 0) {
@@ -241,13 +301,17 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (first_file >= argc) {
-		fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
-		return 2;
-	}
-
 	if (opt.kmod_dir && opt.batch.jobs > 1) {
 		fprintf(stderr, "lkmmc: -j cannot be combined with --kmod (generating modules is fast; drop -j)\n");
+		return 2;
+	}
+	int nargs = argc - first_file, nfiles = 0;
+	char **files = file_list(argv + first_file, nargs, opt.files_from, &nfiles);
+	if (!files)
+		return 2;
+	if (nfiles == 0) {
+		fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
+		free_file_list(files, nargs, nfiles);
 		return 2;
 	}
 
@@ -264,22 +328,23 @@ int main(int argc, char **argv)
 		if (!run.kmod) {
 			diag_print(&d, stderr);
 			frontend_free(run.fe);
+			free_file_list(files, nargs, nfiles);
 			return 1;
 		}
 	}
 	run.checker = opt.dump_ir || run.kmod ? NULL : checker_new(&opt.check);
-	int nfiles = argc - first_file;
 	int status = 0;
 	if (opt.batch.jobs > 1 || opt.batch.times_path) {
 		if (opt.batch.jobs < 1)
 			opt.batch.jobs = 1;
 		if (!opt.batch.progress && nfiles >= 20 && isatty(2))
 			opt.batch.progress = 1;
-		status = batch_run(&opt.batch, nfiles, argv + first_file, run_file, &run);
+		status = batch_run(&opt.batch, nfiles, files, run_file, &run);
 	} else {
-		for (int i = first_file; i < argc; i++)
-			status = batch_status_combine(status, run_file(&run, argv[i], stdout, stderr));
+		for (int i = 0; i < nfiles; i++)
+			status = batch_status_combine(status, run_file(&run, files[i], stdout, stderr));
 	}
+	free_file_list(files, nargs, nfiles);
 	checker_free(run.checker);
 	kmod_batch_free(run.kmod);
 	frontend_free(run.fe);

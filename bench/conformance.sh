@@ -152,9 +152,10 @@ if [ "$per_process" = 1 ]; then
 else
 	# One batch: lkmmc prints the answers in file order and one --times row
 	# per test, which says which tests have an answer block on stdout.
-	(cd "$corpus" && tr '\n' '\0' <"$sel" |
-		xargs -0 "$LKMMC" -j "$jobs" --timeout "$tmo" --times "$raw/times.tsv" \
-		>"$raw/batch.out" 2>"$raw/batch.err")
+	# (--files-from, not xargs: xargs would split the list into several
+	# runs, each rewriting the --times table.)
+	(cd "$corpus" && "$LKMMC" -j "$jobs" --timeout "$tmo" --times "$raw/times.tsv" \
+		--files-from "$sel" >"$raw/batch.out" 2>"$raw/batch.err")
 	printf '%s\n' "$HERD_PARSE" >"$raw/parse.awk"
 	awk -F'\t' -v raw="$raw" -v errs="$raw/batch.err" -v parse="$raw/parse.awk" '
 	BEGIN { while ((getline l < errs) > 0) { split(l, a, ":"); if (!(a[1] in msg)) msg[a[1]] = l } }

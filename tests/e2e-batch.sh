@@ -54,6 +54,14 @@ if [ "$rc" = 3 ]; then ok; else bad "-j 2 with a failing assertion: exit $rc, wa
 "$LKMMC" -j 2 --progress "${files[@]:0:5}" >"$tmp/pr.out" 2>"$tmp/pr.err"
 if grep -q "lkmmc: 5/5 tests, 0 failed" "$tmp/pr.err" && ! grep -q "tests, .* failed" "$tmp/pr.out"; then ok; else bad "--progress line missing or on stdout"; fi
 
+# --files-from: the same batch from a list (with a blank line) gives the
+# same answers; a missing list is a usage error.
+printf '%s\n' "${sel[@]:0:5}" "" "${sel[@]:5}" >"$tmp/list.txt"
+"$LKMMC" -j 2 --files-from "$tmp/list.txt" 2>/dev/null | grep -v '^Time ' >"$tmp/l.out"
+if cmp -s "$tmp/s.out" "$tmp/l.out"; then ok; else bad "--files-from answers differ from the command-line run"; fi
+"$LKMMC" --files-from "$tmp/none.txt" >/dev/null 2>"$tmp/nl.err"
+[ $? = 2 ] && grep -q 'cannot read the list' "$tmp/nl.err" && ok || bad "--files-from a missing list is not a usage error"
+
 # More workers than tests, and usage errors.
 "$LKMMC" -j 8 litmus-tests/SB+lock+mb.litmus >"$tmp/one.out" 2>&1 && grep -q '^Observation SB+lock+mb Sometimes' "$tmp/one.out" && ok || bad "-j 8 on one test"
 "$LKMMC" -j 0 litmus-tests/SB+lock+mb.litmus >/dev/null 2>"$tmp/j0.err"
