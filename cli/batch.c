@@ -349,6 +349,7 @@ static void flush_ready(struct batch *b)
 			fprintf(b->times, "%s\t%s\t%.3f\t%ld\t%s\t%ld\n", b->files[b->printed],
 				r->status == 0 ? "ok" : r->status >= 128 ? "crash" : "error",
 				r->seconds, r->rss_kb, verdict, states);
+			fflush(b->times); /* readable while a long batch runs */
 		}
 		free(r->out.buf);
 		free(r->err.buf);
