@@ -24,6 +24,7 @@
 #include "solver/execution.h"
 #include "solver/explain.h"
 #include "solver/states.h"
+#include "solver/symmetry.h"
 
 struct checker {
 	struct check_options opt; /* options for every test */
@@ -269,35 +270,51 @@ int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 }
 
 /* Does an expression compute beyond "term + constant" (r1 + r2, r & 8,
- * r * 2)?  Such terms are outside difference logic. */
-static int expr_computes(const struct ir_expr *e)
+ * r * 2), or turn a truth value into a number (r = (a == b), c || d)?
+ * Z3's difference-logic solver takes neither.  as_value: the expression
+ * is used as a number, not as a branch or assertion condition. */
+static int expr_computes(const struct ir_expr *e, int as_value)
 {
 	if (!e)
 		return 0;
-	if (e->kind == IR_E_UNARY && e->op != IR_LNOT)
-		return 1;
-	if (e->kind == IR_E_BINARY) {
-		switch ((enum ir_binop)e->op) {
-		case IR_ADD:
-		case IR_SUB:
-			if (e->a->kind != IR_E_CONST && e->b->kind != IR_E_CONST)
-				return 1;
-			break;
-		case IR_MUL: case IR_DIV: case IR_MOD: case IR_BAND: case IR_BOR:
-		case IR_BXOR: case IR_SHL: case IR_SHR:
+	switch (e->kind) {
+	case IR_E_CONST:
+	case IR_E_LOC:
+	case IR_E_REG:
+		return 0;
+	case IR_E_UNARY:
+		if (e->op != IR_LNOT || as_value)
 			return 1;
-		default:
-			break;
-		}
+		return expr_computes(e->a, 0);
+	case IR_E_COND:
+		return expr_computes(e->a, 0) || expr_computes(e->b, as_value) ||
+		       expr_computes(e->c, as_value);
+	case IR_E_BINARY:
+		break;
 	}
-	return expr_computes(e->a) || expr_computes(e->b) || expr_computes(e->c);
+	switch ((enum ir_binop)e->op) {
+	case IR_ADD:
+	case IR_SUB:
+		if (e->a->kind != IR_E_CONST && e->b->kind != IR_E_CONST)
+			return 1;
+		return expr_computes(e->a, 1) || expr_computes(e->b, 1);
+	case IR_EQ: case IR_NE: case IR_LT: case IR_LE: case IR_GT: case IR_GE:
+		return as_value || expr_computes(e->a, 1) || expr_computes(e->b, 1);
+	case IR_LAND:
+	case IR_LOR:
+		return as_value || expr_computes(e->a, 0) || expr_computes(e->b, 0);
+	default:
+		return 1; /* *, /, %, bitwise operators, shifts */
+	}
 }
 
 static int block_computes(const struct ir_block *b)
 {
 	for (int i = 0; i < b->count; i++) {
 		const struct ir_instr *in = &b->items[i];
-		if (expr_computes(in->a) || expr_computes(in->b) || expr_computes(in->c))
+		int cond = in->op == IR_IF || in->op == IR_ASSERT;
+		if (expr_computes(in->a, !cond) || expr_computes(in->b, 1) ||
+		    expr_computes(in->c, 1))
 			return 1;
 		/* old + a in an RMW: outside the fragment unless a is a constant */
 		if (in->op == IR_RMW && in->rmw != IR_RMW_XCHG && in->rmw != IR_RMW_CMPXCHG &&
@@ -366,6 +383,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			Z3_solver_assert(z, s, m.axiom[a]);
 	if (prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
+	int symmetric = symmetry_break(enc, s);
 
 	Z3_ast cond = enc_cond(enc, prog->cond);
 	int ok = 1;
@@ -405,10 +423,10 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	}
 
 	if (c->opt.stats)
-		fprintf(stderr, "stats: events %d, defs %u, facts %u; encode %.3fs, "
-			"states %.3fs, flags %.3fs\n", enc->n,
+		fprintf(stderr, "stats: events %d, defs %u, facts %u, symmetric threads "
+			"ordered %d; encode %.3fs, states %.3fs, flags %.3fs\n", enc->n,
 			Z3_ast_vector_size(z, enc->rc.defs),
-			Z3_ast_vector_size(z, enc->facts), t_enc - t0,
+			Z3_ast_vector_size(z, enc->facts), symmetric, t_enc - t0,
 			t_states - t_enc, now() - t_states);
 	/* Assertions and cut-off loops: asked now (herd7 prints "Loop" before
 	 * Ok/No when its bound cut executions), reported after the block. */

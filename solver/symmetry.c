@@ -1,0 +1,160 @@
+/*
+ * symmetry.c - symmetry breaking for interchangeable threads (see
+ * symmetry.h).
+ *
+ * Why it is sound: the LKMM sees threads only through po, int and ext,
+ * which a renaming of threads preserves, so renaming the threads of an
+ * execution gives an execution of the same program when the renamed
+ * threads run the same code from the same initial registers; it is
+ * consistent iff the original is, it ends with the same values in every
+ * location and raises the same flags.  The threads' writes to location l
+ * made unconditionally at the same place in their code are all executed,
+ * and coherence orders them totally, so some renaming puts them in thread
+ * order.  Registers of renamed threads would be permuted, hence threads
+ * with observed registers are never renamed; neither are threads with SRCU
+ * primitives, whose results are constants unique to each call site.
+ */
+#include "solver/symmetry.h"
+
+#include <stdlib.h>
+
+#include "encoder/encoder.h"
+
+static int same_expr(const struct ir_expr *a, const struct ir_expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->kind == b->kind && a->num == b->num && a->loc == b->loc &&
+	       a->reg == b->reg && a->op == b->op && same_expr(a->a, b->a) &&
+	       same_expr(a->b, b->b) && same_expr(a->c, b->c);
+}
+
+static int same_block(const struct ir_block *a, const struct ir_block *b);
+
+static int same_instr(const struct ir_instr *a, const struct ir_instr *b)
+{
+	if (a->op == IR_SRCU_LOCK || a->op == IR_SRCU_UNLOCK || a->op == IR_SRCU_SYNC)
+		return 0;
+	return a->op == b->op && a->dst == b->dst && a->order == b->order &&
+	       a->fence == b->fence && a->rmw == b->rmw && a->arith == b->arith &&
+	       same_expr(a->a, b->a) && same_expr(a->b, b->b) && same_expr(a->c, b->c) &&
+	       same_block(&a->then_b, &b->then_b) && same_block(&a->else_b, &b->else_b);
+}
+
+static int same_block(const struct ir_block *a, const struct ir_block *b)
+{
+	if (a->count != b->count)
+		return 0;
+	for (int i = 0; i < a->count; i++)
+		if (!same_instr(&a->items[i], &b->items[i]))
+			return 0;
+	return 1;
+}
+
+/* Same code, same registers and initial values, same parameters. */
+static int same_thread(const struct ir_thread *a, const struct ir_thread *b)
+{
+	if (a->nregs != b->nregs || a->nparams != b->nparams)
+		return 0;
+	for (int i = 0; i < a->nparams; i++)
+		if (a->params[i] != b->params[i])
+			return 0;
+	for (int i = 0; i < a->nregs; i++) {
+		const struct ir_reg *x = &a->regs[i], *y = &b->regs[i];
+		if (x->has_init != y->has_init || x->init.kind != y->init.kind ||
+		    x->init.num != y->init.num || x->init.loc != y->init.loc)
+			return 0;
+	}
+	return same_block(&a->body, &b->body);
+}
+
+/* Mark the threads whose registers c observes. */
+static void pin_cond(const struct ir_cond *c, char *pinned)
+{
+	if (!c)
+		return;
+	if (c->kind == IR_C_ATOM) {
+		if (c->lhs.thread >= 0)
+			pinned[c->lhs.thread] = 1;
+		if (c->rhs_is_obs && c->rhs_obs.thread >= 0)
+			pinned[c->rhs_obs.thread] = 1;
+	}
+	pin_cond(c->a, pinned);
+	pin_cond(c->b, pinned);
+}
+
+/* The event of thread t at program-order position po, or -1. */
+static int event_at(const struct encoding *enc, int t, int po)
+{
+	for (int e = 0; e < enc->n; e++)
+		if (enc->ev[e].thread == t && enc->ev[e].po == po)
+			return e;
+	return -1;
+}
+
+/* An unconditional write to a known location, with a coherence stamp. */
+static int ordered_write(const struct encoding *enc, int e)
+{
+	const struct event *x = &enc->ev[e];
+	return (x->cls & EVC_BIT(EVC_W)) && x->loc >= 0 && enc->ts[e] &&
+	       Z3_get_bool_value(enc->z, x->guard) == Z3_L_TRUE;
+}
+
+/* Order the class cls[0..k) (thread ids, ascending); returns k or 0. */
+static int break_class(const struct encoding *enc, Z3_solver s, const int *cls, int k)
+{
+	Z3_context z = enc->z;
+	int first = -1;
+	for (int e = 0; e < enc->n; e++)
+		if (enc->ev[e].thread == cls[0] && ordered_write(enc, e) &&
+		    (first < 0 || enc->ev[e].po < enc->ev[first].po))
+			first = e;
+	if (first < 0)
+		return 0;
+	int *w = malloc(sizeof(int) * (size_t)k);
+	if (!w)
+		abort();
+	int ok = 1;
+	for (int i = 0; i < k && ok; i++) {
+		w[i] = event_at(enc, cls[i], enc->ev[first].po);
+		ok = w[i] >= 0 && ordered_write(enc, w[i]) &&
+		     enc->ev[w[i]].loc == enc->ev[first].loc;
+	}
+	for (int i = 0; ok && i + 1 < k; i++)
+		Z3_solver_assert(z, s, Z3_mk_lt(z, enc->ts[w[i]], enc->ts[w[i + 1]]));
+	free(w);
+	return ok ? k : 0;
+}
+
+int symmetry_break(const struct encoding *enc, Z3_solver s)
+{
+	const struct ir_program *p = enc->prog;
+	int n = p->nthreads, ordered = 0;
+	char *pinned = calloc((size_t)n + 1, 1);
+	char *done = calloc((size_t)n + 1, 1);
+	int *cls = malloc(sizeof(int) * ((size_t)n + 1));
+	if (!pinned || !done || !cls)
+		abort();
+	pin_cond(p->cond, pinned);
+	pin_cond(p->filter, pinned);
+	for (int i = 0; i < p->nobserved; i++)
+		if (p->observed[i].thread >= 0)
+			pinned[p->observed[i].thread] = 1;
+	for (int t = 0; t < n; t++) {
+		if (pinned[t] || done[t])
+			continue;
+		int k = 0;
+		cls[k++] = t;
+		for (int u = t + 1; u < n; u++)
+			if (!pinned[u] && !done[u] && same_thread(&p->threads[t], &p->threads[u])) {
+				cls[k++] = u;
+				done[u] = 1;
+			}
+		if (k > 1)
+			ordered += break_class(enc, s, cls, k);
+	}
+	free(pinned);
+	free(done);
+	free(cls);
+	return ordered;
+}
