@@ -96,6 +96,8 @@ static double now(void)
 
 static void text_add(struct text *t, const char *p, size_t n)
 {
+	if (n == 0)
+		return;
 	if (t->len + n > t->cap) {
 		t->cap = t->cap ? t->cap : 4096;
 		while (t->len + n > t->cap)
