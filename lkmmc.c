@@ -80,6 +80,17 @@ struct options {
 	struct check_options check;   /* how to check each test */
 };
 
+/* The word after option argv[*i] (what it names: "a file name"), *i moved
+ * onto it; NULL, said on stderr, when the command line ends first. */
+static const char *option_word(int argc, char **argv, int *i, const char *what)
+{
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "lkmmc: %s needs %s (try --help)\n", argv[*i], what);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
 /* Parse a non-negative integer option value; -1 when malformed. */
 static long parse_count(const char *s)
 {
@@ -230,18 +241,12 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--explain") == 0) {
 			opt.check.explain = 1;
 		} else if (strcmp(a, "--dot") == 0 || strcmp(a, "--svg") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "lkmmc: %s needs a file name (try --help)\n", a);
+			if (!(opt.check.picture = option_word(argc, argv, &i, "a file name")))
 				return 2;
-			}
-			opt.check.picture = argv[++i];
 			opt.check.picture_svg = a[2] == 's';
 		} else if (strcmp(a, "--kmod") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "lkmmc: --kmod needs a folder (try --help)\n");
+			if (!(opt.kmod_dir = option_word(argc, argv, &i, "a folder")))
 				return 2;
-			}
-			opt.kmod_dir = argv[++i];
 		} else if (strcmp(a, "--kmod-iters") == 0) {
 			long v = i + 1 < argc ? parse_count(argv[i + 1]) : -1;
 			if (v < 1) {
@@ -251,19 +256,13 @@ int main(int argc, char **argv)
 			opt.kmod_iters = (unsigned long)v;
 			i++;
 		} else if (strcmp(a, "--files-from") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "lkmmc: --files-from needs a file name (try --help)\n");
+			if (!(opt.files_from = option_word(argc, argv, &i, "a file name")))
 				return 2;
-			}
-			opt.files_from = argv[++i];
 		} else if (strcmp(a, "--progress") == 0) {
 			opt.batch.progress = 1;
 		} else if (strcmp(a, "--times") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "lkmmc: --times needs a file name (try --help)\n");
+			if (!(opt.batch.times_path = option_word(argc, argv, &i, "a file name")))
 				return 2;
-			}
-			opt.batch.times_path = argv[++i];
 		} else if (strcmp(a, "--stats") == 0) {
 			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {
