@@ -33,6 +33,9 @@ static void usage(FILE *out)
 		"  --dump-ir         print the parsed program instead of checking it\n"
 		"  --exists-only     only decide whether the condition is reachable\n"
 		"                    (no list of final states; fast on big tests)\n"
+		"  --no-cubes        list final states one solver query at a time\n"
+		"                    instead of by whole cubes (slower; for\n"
+		"                    cross-checking the cube enumeration)\n"
 		"  --unroll N        run loops at most N times (default 2, as herd7);\n"
 		"                    warns when a consistent execution needs more\n"
 		"  --unroll auto[:L] raise the bound from 2 until no execution needs\n"
@@ -267,6 +270,8 @@ int main(int argc, char **argv)
 			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {
 			opt.check.exists_only = 1;
+		} else if (strcmp(a, "--no-cubes") == 0) {
+			opt.check.no_cubes = 1;
 		} else if (strcmp(a, "--unroll") == 0 && i + 1 < argc &&
 			   strncmp(argv[i + 1], "auto", 4) == 0) {
 			const char *lim = argv[++i] + 4;

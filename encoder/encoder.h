@@ -101,6 +101,8 @@ struct encoding {
 				     * for the verdict, bounds.c does not) */
 	struct enc_bound *bounds;   /* loops running at the bound, by path */
 	int nbounds;                /* how many */
+	unsigned ndefs_program;     /* entries of rc.defs made by the encoder
+				     * (the models' definitions follow) */
 	struct enc_assert *asserts; /* assertions reached on some path */
 	int nasserts;               /* how many */
 };

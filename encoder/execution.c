@@ -520,6 +520,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 		build_thin_air(enc);
 	build_locks(enc);
 	build_final(enc);
+	enc->ndefs_program = Z3_ast_vector_size(z, enc->rc.defs);
 	return enc;
 }
 

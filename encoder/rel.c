@@ -53,6 +53,11 @@ static Z3_func_decl decl_of(Z3_context z, Z3_ast v)
 	return Z3_get_app_decl(z, Z3_to_app(z, v));
 }
 
+int rel_horn_count(const struct rel_ctx *rc)
+{
+	return rc->nhorn;
+}
+
 void rel_least_model(const struct rel_ctx *rc, Z3_model m)
 {
 	Z3_context z = rc->z;
@@ -534,13 +539,12 @@ static void scc_visit(struct scc_state *st, int v)
 	free(call);
 }
 
-/* Ranks over the SCCs of strict | weak: strict edges must increase the
- * rank, weak ones must not decrease it. */
-static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *name)
+/* The strongly connected component of each event in a's may-graph
+ * (malloc'ed, n entries). */
+static int *scc_of(struct rel_ctx *rc, rel_t a)
 {
 	int n = rc->n;
-	rel_t both = weak ? rel_union(rc, strict, weak) : strict;
-	struct scc_state st = {.rc = rc, .a = both};
+	struct scc_state st = {.rc = rc, .a = a};
 	st.index = malloc(sizeof(int) * (size_t)n);
 	st.low = malloc(sizeof(int) * (size_t)n);
 	st.stack = malloc(sizeof(int) * (size_t)n);
@@ -551,6 +555,20 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 	for (int v = 0; v < n; v++)
 		if (st.index[v] < 0)
 			scc_visit(&st, v);
+	free(st.index);
+	free(st.low);
+	free(st.stack);
+	free(st.onstack);
+	return st.comp;
+}
+
+/* Ranks over the SCCs of strict | weak: strict edges must increase the
+ * rank, weak ones must not decrease it. */
+static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *name)
+{
+	int n = rc->n;
+	rel_t both = weak ? rel_union(rc, strict, weak) : strict;
+	int *comp = scc_of(rc, both);
 
 	Z3_ast *rank = calloc((size_t)n, sizeof(Z3_ast));
 	Z3_ast_vector parts = Z3_mk_ast_vector(rc->z);
@@ -564,7 +582,7 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 				Z3_ast_vector_push(rc->z, parts, rel_not(rc, AT(a, i, i)));
 			for (int j = 0; j < n; j++) {
 				Z3_ast x = AT(a, i, j);
-				if (!x || i == j || st.comp[i] != st.comp[j])
+				if (!x || i == j || comp[i] != comp[j])
 					continue;
 				if (!rank[i])
 					rank[i] = rel_fresh_int(rc, rname);
@@ -584,11 +602,7 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 	free(args);
 	Z3_ast_vector_dec_ref(rc->z, parts);
 	free(rank);
-	free(st.index);
-	free(st.low);
-	free(st.stack);
-	free(st.comp);
-	free(st.onstack);
+	free(comp);
 	return res;
 }
 
@@ -601,6 +615,191 @@ Z3_ast rel_acyclic_through(struct rel_ctx *rc, rel_t strict, rel_t weak,
 			   const char *name)
 {
 	return ranked(rc, strict, weak, name);
+}
+
+/*
+ * a has a cycle iff some set of events is non-empty and each of them has an
+ * a-successor in the set (follow successors: a finite walk must repeat an
+ * event).  One fresh Boolean per event that may lie on a cycle says it is in
+ * the set; the definitions are part of the returned formula, so that it can
+ * be asserted in one solver and left out of another.  The result is exact
+ * when the entries of a are: use it with rel_exact_defs().
+ */
+Z3_ast rel_cyclic(struct rel_ctx *rc, rel_t a, const char *name)
+{
+	int n = rc->n;
+	int *comp = scc_of(rc, a);
+	int *size = calloc((size_t)n, sizeof(int));
+	for (int i = 0; i < n; i++)
+		size[comp[i]]++;
+	Z3_ast *on = calloc((size_t)n, sizeof(Z3_ast));
+	char oname[64];
+	snprintf(oname, sizeof oname, "on-cycle-%s", name);
+	for (int i = 0; i < n; i++)
+		if (size[comp[i]] > 1 || AT(a, i, i))
+			on[i] = rel_fresh_bool(rc, oname);
+	Z3_ast_vector parts = Z3_mk_ast_vector(rc->z);
+	Z3_ast_vector_inc_ref(rc->z, parts);
+	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)n);
+	Z3_ast *some = malloc(sizeof(Z3_ast) * (size_t)n);
+	int non = 0;
+	for (int i = 0; i < n; i++) {
+		if (!on[i])
+			continue;
+		int k = 0;
+		for (int j = 0; j < n; j++)
+			if (on[j] && comp[j] == comp[i] && AT(a, i, j))
+				buf[k++] = rel_and2(rc, AT(a, i, j), on[j]);
+		Z3_ast succ = or_n(rc, buf, k);
+		Z3_ast_vector_push(rc->z, parts, Z3_mk_implies(rc->z, on[i],
+			succ ? succ : Z3_mk_false(rc->z)));
+		some[non++] = on[i];
+	}
+	Z3_ast res = Z3_mk_false(rc->z);
+	if (non) {
+		Z3_ast_vector_push(rc->z, parts, Z3_mk_or(rc->z, (unsigned)non, some));
+		unsigned k = Z3_ast_vector_size(rc->z, parts);
+		Z3_ast *args = malloc(sizeof(Z3_ast) * k);
+		for (unsigned i = 0; i < k; i++)
+			args[i] = Z3_ast_vector_get(rc->z, parts, i);
+		res = Z3_mk_and(rc->z, k, args);
+		free(args);
+	}
+	Z3_ast_vector_dec_ref(rc->z, parts);
+	free(some);
+	free(buf);
+	free(on);
+	free(size);
+	free(comp);
+	return res;
+}
+
+static int cmp_ast_id(const void *pa, const void *pb)
+{
+	unsigned a = *(const unsigned *)pa, b = *(const unsigned *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Per AST id: which Horn variable it is, and whether one occurs below. */
+struct horn_index {
+	Z3_context z;
+	int *var;               /* 1 + index into rank, 0: not a Horn variable */
+	unsigned char *below;   /* 0 unknown, 1 no Horn variable below, 2 some */
+	unsigned cap;           /* entries of both arrays */
+	Z3_ast *rank;           /* rank of each Horn variable (Int) */
+};
+
+static void horn_index_grow(struct horn_index *hi, unsigned id)
+{
+	if (id < hi->cap)
+		return;
+	unsigned cap = hi->cap ? hi->cap : 1024;
+	while (cap <= id)
+		cap *= 2;
+	hi->var = realloc(hi->var, sizeof(int) * cap);
+	hi->below = realloc(hi->below, cap);
+	if (!hi->var || !hi->below)
+		abort();
+	memset(hi->var + hi->cap, 0, sizeof(int) * (cap - hi->cap));
+	memset(hi->below + hi->cap, 0, cap - hi->cap);
+	hi->cap = cap;
+}
+
+static int horn_below(struct horn_index *hi, Z3_ast a)
+{
+	unsigned id = Z3_get_ast_id(hi->z, a);
+	horn_index_grow(hi, id);
+	if (hi->below[id])
+		return hi->below[id] == 2;
+	int found = hi->var[id] != 0;
+	if (!found && Z3_get_ast_kind(hi->z, a) == Z3_APP_AST) {
+		Z3_app app = Z3_to_app(hi->z, a);
+		unsigned k = Z3_get_app_num_args(hi->z, app);
+		for (unsigned i = 0; i < k; i++)
+			found |= horn_below(hi, Z3_get_app_arg(hi->z, app, i));
+	}
+	hi->below[id] = found ? 2 : 1;
+	return found;
+}
+
+/* a with every positive occurrence of a Horn variable u (under and, or,
+ * not) replaced by "u and rank(u) < rank": the premises of a derivation
+ * must be derived earlier. */
+static Z3_ast horn_guard(struct horn_index *hi, Z3_ast a, int positive, Z3_ast rank)
+{
+	Z3_context z = hi->z;
+	if (!horn_below(hi, a))
+		return a;
+	int v = hi->var[Z3_get_ast_id(z, a)];
+	if (v) {
+		if (!positive)
+			return a;
+		Z3_ast both[2] = {a, Z3_mk_lt(z, hi->rank[v - 1], rank)};
+		return Z3_mk_and(z, 2, both);
+	}
+	Z3_app app = Z3_to_app(z, a);
+	Z3_decl_kind k = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
+	unsigned nargs = Z3_get_app_num_args(z, app);
+	if (k == Z3_OP_NOT)
+		return Z3_mk_not(z, horn_guard(hi, Z3_get_app_arg(z, app, 0), !positive, rank));
+	if (k != Z3_OP_AND && k != Z3_OP_OR)
+		return a; /* not built by rel.c: left as it is (still complete) */
+	Z3_ast *args = malloc(sizeof(Z3_ast) * (nargs ? nargs : 1));
+	for (unsigned i = 0; i < nargs; i++)
+		args[i] = horn_guard(hi, Z3_get_app_arg(z, app, i), positive, rank);
+	Z3_ast r = k == Z3_OP_AND ? Z3_mk_and(z, nargs, args) : Z3_mk_or(z, nargs, args);
+	free(args);
+	return r;
+}
+
+/*
+ * With the Horn clauses alone, a closure variable may be true without a
+ * derivation (a cycle of clauses supporting itself), which a question about
+ * broken axioms would take for a real edge.  Here every Horn variable gets
+ * an integer rank and "var => some lhs of var, whose Horn variables all have
+ * smaller ranks": a true variable has a well-founded derivation, so the
+ * variables are exactly the least fixpoint (the Kleene stage at which each
+ * becomes true is a rank that satisfies this).
+ */
+void rel_exact_defs(struct rel_ctx *rc, int from, Z3_ast_vector out)
+{
+	Z3_context z = rc->z;
+	/* Group the clauses by variable: sort (variable id, clause index). */
+	int nh = rc->nhorn - from;
+	if (nh <= 0)
+		return;
+	unsigned *key = malloc(sizeof(unsigned) * 2 * (size_t)nh);
+	for (int i = 0; i < nh; i++) {
+		key[2 * i] = Z3_get_ast_id(z, rc->horn_var[from + i]);
+		key[2 * i + 1] = (unsigned)(from + i);
+	}
+	qsort(key, (size_t)nh, 2 * sizeof(unsigned), cmp_ast_id);
+	struct horn_index hi = {.z = z};
+	hi.rank = malloc(sizeof(Z3_ast) * (size_t)nh);
+	int nvar = 0;
+	for (int i = 0; i < nh; i++) {
+		if (i && key[2 * i] == key[2 * i - 2])
+			continue;
+		horn_index_grow(&hi, key[2 * i]);
+		hi.rank[nvar] = rel_fresh_int(rc, "horn-rank");
+		hi.var[key[2 * i]] = ++nvar;
+	}
+	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)nh);
+	for (int i = 0; i < nh;) {
+		Z3_ast var = rc->horn_var[key[2 * i + 1]];
+		Z3_ast rank = hi.rank[hi.var[key[2 * i]] - 1];
+		int k = 0, j = i;
+		for (; j < nh && key[2 * j] == key[2 * i]; j++)
+			buf[k++] = horn_guard(&hi, rc->horn_lhs[key[2 * j + 1]], 1, rank);
+		Z3_ast any = k == 1 ? buf[0] : Z3_mk_or(z, (unsigned)k, buf);
+		Z3_ast_vector_push(z, out, Z3_mk_implies(z, var, any));
+		i = j;
+	}
+	free(buf);
+	free(hi.rank);
+	free(hi.var);
+	free(hi.below);
+	free(key);
 }
 
 static Z3_ast none_of(struct rel_ctx *rc, Z3_ast *xs, size_t k)

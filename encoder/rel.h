@@ -110,6 +110,19 @@ Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name);
  * acyclic(strict ; weak*) when the cycles of weak alone are allowed. */
 Z3_ast rel_acyclic_through(struct rel_ctx *rc, rel_t strict, rel_t weak,
 			   const char *name);
+/* The opposite question, for showing that no execution breaks an axiom:
+ * a formula that holds iff a has a cycle.  Unlike rel_acyclic it may be
+ * negated or asserted; it is exact only where the entries of a are, so a
+ * relation built from closures needs rel_exact_defs() beside it. */
+Z3_ast rel_cyclic(struct rel_ctx *rc, rel_t a, const char *name);
+/* The converse of the Horn clauses made since rel_horn_count() was from,
+ * with integer ranks making derivations well-founded, into out: with them
+ * those closure variables are exactly their least fixpoint, also where they
+ * are wanted large.  Asserted beside rel_cyclic() formulas to ask whether
+ * an execution breaks an axiom; never needed for rel_acyclic(). */
+void rel_exact_defs(struct rel_ctx *rc, int from, Z3_ast_vector out);
+/* How many Horn clauses have been made so far. */
+int rel_horn_count(const struct rel_ctx *rc);
 Z3_ast rel_irreflexive(struct rel_ctx *rc, rel_t a);
 Z3_ast rel_is_empty(struct rel_ctx *rc, rel_t a);
 Z3_ast set_is_empty(struct rel_ctx *rc, set_t s);

@@ -194,8 +194,49 @@ static int match_nesting(struct encoding *enc, enum ev_class lock,
 	return 1;
 }
 
+/* The right-hand side of the cat's let rec rcu-order, over a given
+ * rcu_order relation. */
+static rel_t rcu_order_body(struct rel_ctx *rc, rel_t rcu_order, rel_t rcu_link,
+			    set_t Sync_rcu, set_t Sync_srcu, rel_t rcu_rscs,
+			    rel_t srcu_rscs, rel_t loc)
+{
+	rel_t rcu_gp = ID(Sync_rcu);
+	rel_t srcu_gp = ID(Sync_srcu);
+	rel_t rcu_rscsi = INV(rcu_rscs);
+	rel_t srcu_rscsi = INV(srcu_rscs);
+	rel_t gp_l = SEQ(rcu_gp, rcu_link), sgp_l = SEQ(srcu_gp, rcu_link);
+	rel_t rs_l = SEQ(rcu_rscsi, rcu_link), srs_l = SEQ(srcu_rscsi, rcu_link);
+	rel_t l_ro_l = SEQ3(rcu_link, rcu_order, rcu_link);
+	rel_t body = U(rcu_gp, srcu_gp);
+	body = U(body, SEQ(gp_l, rcu_rscsi));
+	body = U(body, I(SEQ(sgp_l, srcu_rscsi), loc));
+	body = U(body, SEQ(rs_l, rcu_gp));
+	body = U(body, I(SEQ(srs_l, srcu_gp), loc));
+	body = U(body, SEQ3(rcu_gp, l_ro_l, rcu_rscsi));
+	body = U(body, I(SEQ3(srcu_gp, l_ro_l, srcu_rscsi), loc));
+	body = U(body, SEQ3(rcu_rscsi, l_ro_l, rcu_gp));
+	body = U(body, I(SEQ3(srcu_rscsi, l_ro_l, srcu_gp), loc));
+	body = U(body, SEQ3(rcu_order, rcu_link, rcu_order));
+	return body;
+}
+
+static int build(struct encoding *enc, int separate, int rcu_stages,
+		 struct lkmm *m, struct diag *d);
+
 int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 	       struct diag *d)
+{
+	return build(enc, separate, 0, m, d);
+}
+
+int lkmm_build_exact(struct encoding *enc, int rcu_stages, struct lkmm *m,
+		     struct diag *d)
+{
+	return build(enc, 0, rcu_stages > 0 ? rcu_stages : 1, m, d);
+}
+
+static int build(struct encoding *enc, int separate, int rcu_stages,
+		 struct lkmm *m, struct diag *d)
 {
 	struct rel_ctx *rc = &enc->rc;
 	memset(m, 0, sizeof *m);
@@ -346,7 +387,8 @@ int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 
 	/* Sequential Consistency Per Variable */
 	rel_t com = U3(rf, co, fr);
-	m->axiom[AX_COHERENCE] = rel_acyclic(rc, U(po_loc, com), "coherence");
+	m->acyclic[AX_COHERENCE] = U(po_loc, com);
+	m->axiom[AX_COHERENCE] = rel_acyclic(rc, m->acyclic[AX_COHERENCE], "coherence");
 
 	/* Atomic Read-Modify-Write */
 	m->rel[LR_ATOMIC_VIOLATION] = I(rmw, SEQ(fre, coe));
@@ -389,11 +431,6 @@ int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 	for (int e = 0; e < enc->n; e++)
 		has_gp |= Sync_rcu[e] != NULL || Sync_srcu[e] != NULL;
 	if (has_gp) {
-		rel_t rcu_gp = ID(Sync_rcu);
-		rel_t srcu_gp = ID(Sync_srcu);
-		rel_t rcu_rscsi = INV(rcu_rscs);
-		rel_t srcu_rscsi = INV(srcu_rscs);
-
 		/* rcu-link = po? ; hb* ; pb* ; prop ; po.  Since pb ; hb is in
 		 * pb, hb* ; pb* = (hb | pb)* = (hb | pb-head)*.  rcu-link is
 		 * only ever entered from a grace period or a critical-section
@@ -405,34 +442,38 @@ int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 						 U(hb, pb_head), "(hb|pb)*");
 		rel_t rcu_link = SEQ3(po_opt_from_ends, hb_pb_star, SEQ(prop, po));
 
-		/* let rec rcu-order: Horn variables over gp and rscs ends,
-		 * the least fixpoint being wanted (see the header comment). */
+		/* let rec rcu-order, the least fixpoint of rcu_order_body().
+		 * Horn variables over gp and rscs ends by default (wanted small,
+		 * see the header comment); for lkmm_build_exact, Kleene stages
+		 * from the empty relation, each a function of the execution. */
 		rel_t rcu_order = rel_new(rc);
-		for (int a = 0; a < enc->n; a++)
-			for (int b = 0; b < enc->n; b++)
-				if (ends[a] && ends[b])
-					REL_AT(rcu_order, enc->n, a, b) =
-						rel_fresh_bool(rc, "rcu-order");
-		rel_t gp_l = SEQ(rcu_gp, rcu_link), sgp_l = SEQ(srcu_gp, rcu_link);
-		rel_t rs_l = SEQ(rcu_rscsi, rcu_link), srs_l = SEQ(srcu_rscsi, rcu_link);
-		rel_t l_ro_l = SEQ3(rcu_link, rcu_order, rcu_link);
-		rel_t body = U(rcu_gp, srcu_gp);
-		body = U(body, SEQ(gp_l, rcu_rscsi));
-		body = U(body, I(SEQ(sgp_l, srcu_rscsi), loc));
-		body = U(body, SEQ(rs_l, rcu_gp));
-		body = U(body, I(SEQ(srs_l, srcu_gp), loc));
-		body = U(body, SEQ3(rcu_gp, l_ro_l, rcu_rscsi));
-		body = U(body, I(SEQ3(srcu_gp, l_ro_l, srcu_rscsi), loc));
-		body = U(body, SEQ3(rcu_rscsi, l_ro_l, rcu_gp));
-		body = U(body, I(SEQ3(srcu_rscsi, l_ro_l, srcu_gp), loc));
-		body = U(body, SEQ3(rcu_order, rcu_link, rcu_order));
-		for (int a = 0; a < enc->n; a++)
-			for (int b = 0; b < enc->n; b++) {
-				Z3_ast x = REL_AT(body, enc->n, a, b);
-				Z3_ast v = REL_AT(rcu_order, enc->n, a, b);
-				if (x && v)
-					rel_horn(rc, x, v);
-			}
+		if (rcu_stages) {
+			rcu_link = rel_name(rc, rcu_link, "rcu-link");
+			for (int k = 0; k < rcu_stages; k++)
+				rcu_order = rel_name(rc, rcu_order_body(rc, rcu_order,
+					rcu_link, Sync_rcu, Sync_srcu, rcu_rscs, srcu_rscs, loc),
+					"rcu-order-stage");
+			/* One more stage adds nothing iff the stages reached the
+			 * least fixpoint. */
+			rel_t next = rcu_order_body(rc, rcu_order, rcu_link, Sync_rcu,
+						    Sync_srcu, rcu_rscs, srcu_rscs, loc);
+			m->rcu_unconverged = rel_not(rc, rel_is_empty(rc, D(next, rcu_order)));
+		} else {
+			for (int a = 0; a < enc->n; a++)
+				for (int b = 0; b < enc->n; b++)
+					if (ends[a] && ends[b])
+						REL_AT(rcu_order, enc->n, a, b) =
+							rel_fresh_bool(rc, "rcu-order");
+			rel_t body = rcu_order_body(rc, rcu_order, rcu_link, Sync_rcu,
+						    Sync_srcu, rcu_rscs, srcu_rscs, loc);
+			for (int a = 0; a < enc->n; a++)
+				for (int b = 0; b < enc->n; b++) {
+					Z3_ast x = REL_AT(body, enc->n, a, b);
+					Z3_ast v = REL_AT(rcu_order, enc->n, a, b);
+					if (x && v)
+						rel_horn(rc, x, v);
+				}
+		}
 		rcu_fence = SEQ3(po, rcu_order, OPT(po));
 		fence = U(fence, rcu_fence);
 		strong_fence = U(strong_fence, rcu_fence);
@@ -453,6 +494,7 @@ int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 	 */
 	rel_t xb_steps = U3(hb, pb_head, rb_head);
 	if (!separate) {
+		m->acyclic[AX_EXECUTES_BEFORE] = xb_steps;
 		m->axiom[AX_EXECUTES_BEFORE] = rel_acyclic(rc, xb_steps, "xb");
 	} else {
 		/* acyclic hb as happens-before */
@@ -552,4 +594,22 @@ int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 		if (!m->flag[f])
 			m->flag[f] = Z3_mk_false(enc->z);
 	return 1;
+}
+
+Z3_ast lkmm_violation(struct encoding *enc, const struct lkmm *m)
+{
+	struct rel_ctx *rc = &enc->rc;
+	if (!m->axiom[AX_EXECUTES_BEFORE])
+		return NULL; /* separate mode: acyclic-through axioms */
+	Z3_ast broken[AX_COUNT];
+	unsigned k = 0;
+	for (int a = 0; a < AX_COUNT; a++) {
+		if (!m->axiom[a])
+			continue;
+		if (m->acyclic[a])
+			broken[k++] = rel_cyclic(rc, m->acyclic[a], axiom_names[a]);
+		else
+			broken[k++] = rel_not(rc, m->axiom[a]);
+	}
+	return k ? Z3_mk_or(enc->z, k, broken) : Z3_mk_false(enc->z);
 }

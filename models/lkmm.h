@@ -46,6 +46,11 @@ struct lkmm {
 	Z3_ast axiom[AX_COUNT]; /* holds iff the axiom holds; NULL if not built */
 	Z3_ast flag[FL_COUNT];  /* holds iff the flag is raised */
 	rel_t rel[LR_COUNT];    /* named relations, for explanations */
+	rel_t acyclic[AX_COUNT]; /* the relation of an "acyclic" axiom, NULL
+				  * for the others (emptiness axioms) */
+	Z3_ast rcu_unconverged;  /* lkmm_build_exact: holds iff one more
+				  * rcu-order stage would add a pair (NULL
+				  * when there is no rcu-order) */
 };
 
 /* Build the model over enc.  With separate, the happens-before,
@@ -54,6 +59,22 @@ struct lkmm {
  * when the test needs something the encoding cannot express. */
 int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 	       struct diag *d);
+
+/* The same model for lkmm_violation(): the let rec rcu-order is unrolled
+ * into rcu_stages Kleene stages from the empty relation instead of Horn
+ * variables, so that it is a function of the execution, which is the least
+ * fixpoint exactly when m->rcu_unconverged is false.  Horn variables
+ * remain for the closures (see rel_exact_defs).  Built beside lkmm_build's
+ * model on the same encoding, with fresh variables. */
+int lkmm_build_exact(struct encoding *enc, int rcu_stages, struct lkmm *m,
+		     struct diag *d);
+
+/* A formula that holds iff the execution breaks some axiom: the negation
+ * of the axioms, which rel_acyclic()'s ranks cannot give.  Exact for m
+ * from lkmm_build_exact() once its rcu-order has converged, together with
+ * rel_exact_defs() for its closures (see rel.h).  Adds fresh variables;
+ * NULL when m was built in separate mode. */
+Z3_ast lkmm_violation(struct encoding *enc, const struct lkmm *m);
 
 const char *lkmm_axiom_name(enum lkmm_axiom a);
 const char *lkmm_flag_name(enum lkmm_flag f);

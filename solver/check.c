@@ -20,6 +20,7 @@
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
 #include "solver/bounds.h"
+#include "solver/cubes.h"
 #include "solver/dot.h"
 #include "solver/execution.h"
 #include "solver/explain.h"
@@ -374,7 +375,6 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "relevancy"), 0);
 	}
 	Z3_solver_set_params(z, s, p);
-	Z3_params_dec_ref(z, p);
 	assert_vector(z, s, enc->facts);
 	assert_vector(z, s, enc->drop);
 	assert_vector(z, s, enc->rc.defs);
@@ -390,6 +390,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	struct state_set *states = state_set_new(enc);
 	long pos = 0, neg = 0;
 	int exact = 1;
+	struct cubes_stats cube_stats = {0};
 	if (c->opt.exists_only) {
 		/* Reachability of the proposition and of its negation. */
 		Z3_lbool yes = ask(z, s, cond);
@@ -401,7 +402,11 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		exact = 0;
 	} else {
 		double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
-		if (!state_set_enumerate(states, s, cond, deadline)) {
+		int done = c->opt.no_cubes ? CUBES_NOT_APPLICABLE
+			: cubes_enumerate(states, enc, s, p, symmetric, deadline, &cube_stats);
+		if (done == CUBES_NOT_APPLICABLE)
+			done = state_set_enumerate(states, s, deadline);
+		if (!done) {
 			char what[96];
 			snprintf(what, sizeof what, "enumerating final states (%ld found so far)",
 				 state_set_size(states));
@@ -428,6 +433,12 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			Z3_ast_vector_size(z, enc->rc.defs),
 			Z3_ast_vector_size(z, enc->facts), symmetric, t_enc - t0,
 			t_states - t_enc, now() - t_states);
+	if (c->opt.stats && cube_stats.consistent_queries)
+		fprintf(stderr, "stats: cubes: %ld consistency and %ld violation queries, "
+			"%ld whole cubes holding %ld states, %d rcu-order stages\n",
+			cube_stats.consistent_queries, cube_stats.violation_queries,
+			cube_stats.whole_cubes, cube_stats.states_in_cubes,
+			cube_stats.rcu_stages);
 	/* Assertions and cut-off loops: asked now (herd7 prints "Loop" before
 	 * Ok/No when its bound cut executions), reported after the block. */
 	char *report = NULL;
@@ -491,6 +502,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	}
 	free(report);
 	state_set_free(states);
+	Z3_params_dec_ref(z, p);
 	Z3_solver_dec_ref(z, s);
 	encoding_free(enc);
 	return ok;

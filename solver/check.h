@@ -23,6 +23,8 @@ struct check_options {
 			     * to this limit until no execution needs more
 			     * (0: off) */
 	int exists_only;    /* answer reachability only, no state list */
+	int no_cubes;       /* list states one query at a time, never by
+			     * cubes (solver/cubes.h): for cross-checking */
 	unsigned timeout_ms;/* time limit per test (and per query), 0: none */
 	int herd7_only;     /* herd7's options were used: print only what
 			     * herd7 prints (no witness with -speedcheck) */

@@ -99,6 +99,66 @@ void state_set_free(struct state_set *ss)
 	free(ss);
 }
 
+int state_set_ncols(const struct state_set *ss)
+{
+	return ss->ncol;
+}
+
+struct ir_observable state_set_column(const struct state_set *ss, int i)
+{
+	return ss->col[i].obs;
+}
+
+static int column_of(const struct state_set *ss, struct ir_observable o)
+{
+	for (int i = 0; i < ss->ncol; i++)
+		if (ss->col[i].obs.thread == o.thread && ss->col[i].obs.index == o.index)
+			return i;
+	return -1; /* not reached: every observable of the condition is a column */
+}
+
+/* The proposition on one state's values, as enc_cond() says it in Z3. */
+static int cond_holds(const struct state_set *ss, const struct ir_cond *c,
+		      const long *val)
+{
+	switch (c->kind) {
+	case IR_C_TRUE:
+		return 1;
+	case IR_C_FALSE:
+		return 0;
+	case IR_C_ATOM: {
+		long x = val[column_of(ss, c->lhs)];
+		if (c->rhs_is_obs)
+			return x == val[column_of(ss, c->rhs_obs)];
+		return x == (c->rhs.kind == IR_VAL_LOC ? enc_loc_address(c->rhs.loc)
+						       : c->rhs.num);
+	}
+	case IR_C_NOT:
+		return !cond_holds(ss, c->a, val);
+	case IR_C_AND:
+		return cond_holds(ss, c->a, val) && cond_holds(ss, c->b, val);
+	case IR_C_OR:
+		return cond_holds(ss, c->a, val) || cond_holds(ss, c->b, val);
+	}
+	return 0;
+}
+
+void state_set_add(struct state_set *ss, const long *val)
+{
+	if (ss->nst == ss->cap) {
+		ss->cap = ss->cap ? 2 * ss->cap : 16;
+		ss->st = realloc(ss->st, sizeof *ss->st * (size_t)ss->cap);
+		if (!ss->st)
+			abort();
+	}
+	struct state *st = &ss->st[ss->nst++];
+	st->val = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
+	if (!st->val)
+		abort();
+	memcpy(st->val, val, sizeof(long) * (size_t)ss->ncol);
+	st->positive = cond_holds(ss, ss->enc->prog->cond, val);
+}
+
 static long eval_int(Z3_context z, Z3_model m, Z3_ast t)
 {
 	Z3_ast v = NULL;
@@ -126,7 +186,6 @@ struct walk {
 	struct lit_cache **lits; /* per column: literals defined so far */
 	int *nlits;            /* per column: how many */
 	Z3_solver s;           /* the solver */
-	Z3_ast cond;           /* the proposition */
 	Z3_ast *assume;        /* assumption stack */
 	int nassume, cap;
 	int ok;                /* 0 once Z3 gave up */
@@ -183,20 +242,11 @@ static void walk(struct walk *w, int from)
 		return;
 	Z3_model m = Z3_solver_get_model(z, w->s);
 	Z3_model_inc_ref(z, m);
-	if (ss->nst == ss->cap) {
-		ss->cap = ss->cap ? 2 * ss->cap : 16;
-		ss->st = realloc(ss->st, sizeof *ss->st * (size_t)ss->cap);
-	}
-	struct state *st = &ss->st[ss->nst++];
-	st->val = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
-	for (int i = 0; i < ss->ncol; i++)
-		st->val[i] = eval_int(z, m, ss->col[i].term);
-	Z3_ast pv = NULL;
-	st->positive = Z3_model_eval(z, m, w->cond, 1, &pv) &&
-		       Z3_get_bool_value(z, pv) == Z3_L_TRUE;
-	Z3_model_dec_ref(z, m);
 	long *v = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
-	memcpy(v, st->val, sizeof(long) * (size_t)ss->ncol);
+	for (int i = 0; i < ss->ncol; i++)
+		v[i] = eval_int(z, m, ss->col[i].term);
+	Z3_model_dec_ref(z, m);
+	state_set_add(ss, v);
 	for (int i = ss->ncol - 1; i >= from && w->ok; i--) {
 		int mark = w->nassume;
 		for (int j = from; j < i; j++)
@@ -208,12 +258,11 @@ static void walk(struct walk *w, int from)
 	free(v);
 }
 
-int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond,
-			double deadline)
+int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline)
 {
 	Z3_context z = ss->enc->z;
 	Z3_solver_push(z, s);
-	struct walk w = {.ss = ss, .s = s, .cond = cond, .ok = 1, .deadline = deadline};
+	struct walk w = {.ss = ss, .s = s, .ok = 1, .deadline = deadline};
 	w.lits = calloc((size_t)ss->ncol + 1, sizeof *w.lits);
 	w.nlits = calloc((size_t)ss->ncol + 1, sizeof *w.nlits);
 	walk(&w, 0);

@@ -13,18 +13,26 @@
 #include <stdio.h>
 #include <z3.h>
 
+#include "frontend/ir.h"
+
 struct encoding;
 struct state_set;
 
 struct state_set *state_set_new(const struct encoding *enc);
 void state_set_free(struct state_set *ss);
 
-/* Enumerate all states reachable in s (s is restored afterwards).  cond is
- * the proposition, evaluated per state.  deadline is a CLOCK_MONOTONIC
- * time in seconds after which no new query starts (0: none).  Returns 0
- * if Z3 gave up or the deadline passed. */
-int state_set_enumerate(struct state_set *ss, Z3_solver s, Z3_ast cond,
-			double deadline);
+/* Enumerate all states reachable in s (s is restored afterwards), one
+ * query per state.  deadline is a CLOCK_MONOTONIC time in seconds after
+ * which no new query starts (0: none).  Returns 0 if Z3 gave up or the
+ * deadline passed.  (solver/cubes.h finds whole regions at once.) */
+int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline);
+
+/* The observed columns, in herd7's order. */
+int state_set_ncols(const struct state_set *ss);
+struct ir_observable state_set_column(const struct state_set *ss, int i);
+/* Record a state (one value per column), found by whatever means; the
+ * proposition is evaluated on it here. */
+void state_set_add(struct state_set *ss, const long *val);
 
 long state_set_size(const struct state_set *ss);
 /* States satisfying (positive = 1) or not satisfying the proposition. */
