@@ -31,6 +31,14 @@
  * satisfying assignment stays satisfying when the closures are shrunk to
  * their least fixpoint, and every query (reachability, flags, states) has a
  * model iff it has one with the exact closures.
+ *
+ * The opposite question, "does this execution break an axiom?"
+ * (lkmm_violation, asked by solver/cubes.c), wants the closures large, so
+ * there they must be exact from below too: lkmm_build_exact builds the
+ * model once more, where rel_exact_defs adds the converse of the Horn
+ * clauses with well-founded ranks, and rcu-order is unrolled into Kleene
+ * stages from the empty relation (each stage a function of the execution;
+ * rcu_unconverged says whether one more stage would still add a pair).
  */
 #include "models/lkmm.h"
 

@@ -16,20 +16,26 @@
  * states) takes about 3N questions instead of 2^N.
  *
  * Step 2 lists the cube's states only if every combination of column values
- * is the state of some candidate execution.  cubes_applicable() checks a
- * static condition that guarantees it: straight-line code (every event
- * executes, no loop), no locks, RMWs, SRCU, filter or thin-air values, and
- * every column either a constant, the value of one read whose candidate
- * writes all store constants, or the final value of a location whose writes
- * all store constants.  Then the reads choose their writes independently
- * (rf is free in the program's constraints) and so does co, so each column
- * takes each value of its domain independently of the others.
+ * is the state of some candidate execution.  program_applicable() and
+ * column_domain() check a static condition that guarantees it:
+ * straight-line code (every event executes, no loop), no locks, RMWs, SRCU,
+ * filter, symmetry constraints or thin-air values, and every column either
+ * a constant, the value of one read whose candidate writes all store
+ * constants, or the final value of a location whose writes all store
+ * constants.  Then the reads choose their writes independently (rf is free
+ * in the program's constraints) and so does co, so each column takes each
+ * value of its domain independently of the others.  Other tests go to
+ * states.c.
  *
- * Soundness of step 2 needs lkmm_violation() to hold for every inconsistent
- * candidate: it does with the closures at their least fixpoint, which the
- * exact definitions allow.  When a closure is taken over a cycle the
- * fixpoint is not unique and the violation solver may see a violation that
- * is not there; that only costs splits, never a wrong state.
+ * Soundness of step 2 needs the violation formula to be exact: true for
+ * every inconsistent candidate and for no other.  The model is built a
+ * second time for it (lkmm_build_exact): its closures keep their Horn
+ * clauses and get the converse with ranks (rel_exact_defs), so they are
+ * exactly the least fixpoint; rcu-order, whose Horn encoding with ranks is
+ * far too slow for Z3 on the RCU chains, is unrolled into Kleene stages
+ * instead, with "one more stage would add a pair" as a second disjunct of
+ * the question, so an answer "no" also says the stages had converged in
+ * that cube.  (See violation_solver.)
  */
 #include "solver/cubes.h"
 
@@ -374,7 +380,7 @@ int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 	struct cubes cb = {.ss = ss, .z = z, .cons = s, .col = col,
 			   .ncol = ncol, .deadline = deadline, .ok = 1,
 			   .st = stats ? stats : &dummy, .params = params};
-	cb.bad = violation_solver(&cb, enc, 4);
+	cb.bad = violation_solver(&cb, enc, 8);
 	if (!cb.bad) {
 		for (int i = 0; i < ncol; i++) {
 			free(col[i].dom);

@@ -3,6 +3,7 @@
  */
 #include "solver/states.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,17 +16,17 @@ struct column {
 	Z3_ast term;              /* its final value */
 };
 
-struct state {
-	long *val;    /* one value per column */
-	int positive; /* satisfies the proposition */
-};
 
 struct state_set {
 	const struct encoding *enc; /* the test */
 	struct column *col;         /* observed columns, in herd7's order */
 	int ncol;
-	struct state *st;           /* states found */
-	long nst, cap;
+	void *val;                  /* states found: ncol values each, in a row,
+				     * as int32_t while every value fits (most
+				     * tests: half the memory), else long */
+	int wide;                   /* val holds longs */
+	unsigned char *positive;    /* per state: satisfies the proposition */
+	long nst, cap;              /* states found, room for */
 };
 
 static void add_column(struct state_set *ss, struct ir_observable o)
@@ -92,10 +93,9 @@ void state_set_free(struct state_set *ss)
 		return;
 	for (int i = 0; i < ss->ncol; i++)
 		free((char *)ss->col[i].label);
-	for (long i = 0; i < ss->nst; i++)
-		free(ss->st[i].val);
 	free(ss->col);
-	free(ss->st);
+	free(ss->val);
+	free(ss->positive);
 	free(ss);
 }
 
@@ -145,18 +145,34 @@ static int cond_holds(const struct state_set *ss, const struct ir_cond *c,
 
 void state_set_add(struct state_set *ss, const long *val)
 {
+	size_t row = (size_t)(ss->ncol ? ss->ncol : 1);
+	for (int c = 0; c < ss->ncol && !ss->wide; c++)
+		if (val[c] != (int32_t)val[c]) {
+			long *w = malloc(sizeof(long) * row * (size_t)(ss->cap ? ss->cap : 1));
+			if (!w)
+				abort();
+			for (size_t i = 0; i < (size_t)ss->nst * row; i++)
+				w[i] = ((int32_t *)ss->val)[i];
+			free(ss->val);
+			ss->val = w;
+			ss->wide = 1;
+		}
+	size_t width = ss->wide ? sizeof(long) : sizeof(int32_t);
 	if (ss->nst == ss->cap) {
 		ss->cap = ss->cap ? 2 * ss->cap : 16;
-		ss->st = realloc(ss->st, sizeof *ss->st * (size_t)ss->cap);
-		if (!ss->st)
+		ss->val = realloc(ss->val, width * row * (size_t)ss->cap);
+		ss->positive = realloc(ss->positive, (size_t)ss->cap);
+		if (!ss->val || !ss->positive)
 			abort();
 	}
-	struct state *st = &ss->st[ss->nst++];
-	st->val = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
-	if (!st->val)
-		abort();
-	memcpy(st->val, val, sizeof(long) * (size_t)ss->ncol);
-	st->positive = cond_holds(ss, ss->enc->prog->cond, val);
+	for (int c = 0; c < ss->ncol; c++) {
+		size_t at = (size_t)ss->nst * row + (size_t)c;
+		if (ss->wide)
+			((long *)ss->val)[at] = val[c];
+		else
+			((int32_t *)ss->val)[at] = (int32_t)val[c];
+	}
+	ss->positive[ss->nst++] = (unsigned char)cond_holds(ss, ss->enc->prog->cond, val);
 }
 
 static long eval_int(Z3_context z, Z3_model m, Z3_ast t)
@@ -284,29 +300,34 @@ long state_set_count(const struct state_set *ss, int positive)
 {
 	long k = 0;
 	for (long i = 0; i < ss->nst; i++)
-		k += ss->st[i].positive == positive;
+		k += ss->positive[i] == positive;
 	return k;
 }
 
+static long value_at(const struct state_set *ss, long st, int c)
+{
+	size_t at = (size_t)st * (size_t)ss->ncol + (size_t)c;
+	return ss->wide ? ((const long *)ss->val)[at] : ((const int32_t *)ss->val)[at];
+}
+
 /* Column by column: integers in numeric order before location names, which
- * sort by name. */
+ * sort by name.  a and b index states. */
 static int state_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct state_set *ss = ctx;
-	const struct encoding *cmp_enc = ss->enc;
-	int cmp_ncol = ss->ncol;
-	const struct state *a = pa, *b = pb;
-	for (int i = 0; i < cmp_ncol; i++) {
-		long x = a->val[i], y = b->val[i];
+	const struct encoding *enc = ss->enc;
+	long a = *(const long *)pa, b = *(const long *)pb;
+	for (int i = 0; i < ss->ncol; i++) {
+		long x = value_at(ss, a, i), y = value_at(ss, b, i);
 		if (x == y)
 			continue;
 		if (x == ENC_SYMBOLIC || y == ENC_SYMBOLIC)
 			return x == ENC_SYMBOLIC ? -1 : 1; /* herd7 lists symbols first */
-		int lx = enc_address_loc(cmp_enc, x), ly = enc_address_loc(cmp_enc, y);
+		int lx = enc_address_loc(enc, x), ly = enc_address_loc(enc, y);
 		if ((lx >= 0) != (ly >= 0))
 			return lx >= 0 ? 1 : -1;
 		if (lx >= 0)
-			return strcmp(cmp_enc->prog->locs[lx].name, cmp_enc->prog->locs[ly].name);
+			return strcmp(enc->prog->locs[lx].name, enc->prog->locs[ly].name);
 		return x < y ? -1 : 1;
 	}
 	return 0;
@@ -314,20 +335,27 @@ static int state_cmp(const void *pa, const void *pb, void *ctx)
 
 void state_set_print(const struct state_set *ss, FILE *out)
 {
-	if (ss->nst > 1) /* st is NULL when there is no state */
-		qsort_r(ss->st, (size_t)ss->nst, sizeof *ss->st, state_cmp, (void *)ss);
+	long *order = malloc(sizeof(long) * (size_t)(ss->nst ? ss->nst : 1));
+	if (!order)
+		abort();
+	for (long i = 0; i < ss->nst; i++)
+		order[i] = i;
+	qsort_r(order, (size_t)ss->nst, sizeof *order, state_cmp, (void *)ss);
 	for (long i = 0; i < ss->nst; i++) {
 		for (int c = 0; c < ss->ncol; c++) {
-			long v = ss->st[i].val[c];
+			long v = value_at(ss, order[i], c);
 			int l = enc_address_loc(ss->enc, v);
-			fprintf(out, c ? " %s=" : "%s=", ss->col[c].label);
+			fputs(ss->col[c].label, out);
+			fputc('=', out);
 			if (l >= 0)
-				fprintf(out, "%s;", ss->enc->prog->locs[l].name);
+				fputs(ss->enc->prog->locs[l].name, out);
 			else if (v == ENC_SYMBOLIC)
-				fprintf(out, "S;"); /* herd7 numbers its symbols: S16 */
+				fputc('S', out); /* herd7 numbers its symbols: S16 */
 			else
-				fprintf(out, "%ld;", v);
+				fprintf(out, "%ld", v);
+			fputs(c + 1 < ss->ncol ? "; " : ";", out);
 		}
-		fprintf(out, "\n");
+		fputc('\n', out);
 	}
+	free(order);
 }

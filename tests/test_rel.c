@@ -133,6 +133,59 @@ static void test_plus_horn(void **state)
 	assert_true(sat(f, Z3_mk_and(f->z, 2, f2)));
 }
 
+/* rel_cyclic is the exact negation of acyclicity: cyclic iff x, here. */
+static void test_cyclic_exact(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast x = var(f, "x");
+	AT(a, 0, 1) = rc->t;
+	AT(a, 1, 2) = rc->t;
+	AT(a, 2, 0) = x;
+	AT(a, 3, 4) = rc->t;
+	Z3_ast cyc = rel_cyclic(rc, a, "t");
+	assert_true(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){cyc, x})));
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){cyc, Z3_mk_not(f->z, x)})));
+	rel_t self = rel_new(rc);
+	AT(self, 4, 4) = x;
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){rel_cyclic(rc, self, "s"),
+							  Z3_mk_not(f->z, x)})));
+}
+
+/* With rel_exact_defs a closure over a cycle is its least fixpoint: the
+ * Horn clauses alone let 0 ->+ 0 (the cycle 1 <-> 2 supporting itself
+ * after a step from 0) be true although 0 reaches no cycle back to 0. */
+static void test_exact_defs_least(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast x = var(f, "x");
+	AT(a, 0, 1) = rc->t;
+	AT(a, 1, 2) = rc->t;
+	AT(a, 2, 1) = rc->t;
+	AT(a, 2, 0) = x;
+	int from = rel_horn_count(rc);
+	rel_t tc = rel_plus(rc, a, "tc");
+	assert_non_null(AT(tc, 0, 0));
+	Z3_ast loop_without_x[2] = {AT(tc, 0, 0), Z3_mk_not(f->z, x)};
+	/* Horn clauses only: the self-supporting value is allowed */
+	assert_true(sat(f, Z3_mk_and(f->z, 2, loop_without_x)));
+	Z3_ast_vector wf = Z3_mk_ast_vector(f->z);
+	Z3_ast_vector_inc_ref(f->z, wf);
+	rel_exact_defs(rc, from, wf);
+	unsigned k = Z3_ast_vector_size(f->z, wf);
+	assert_true(k > 0);
+	for (unsigned i = 0; i < k; i++)
+		rel_define(rc, Z3_ast_vector_get(f->z, wf, i));
+	Z3_ast_vector_dec_ref(f->z, wf);
+	assert_false(sat(f, Z3_mk_and(f->z, 2, loop_without_x)));
+	/* and the real paths are still there */
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){x, Z3_mk_not(f->z, AT(tc, 0, 0))})));
+	assert_false(sat(f, Z3_mk_not(f->z, AT(tc, 1, 1))));
+}
+
 static void test_irreflexive_and_empty(void **state)
 {
 	struct fixture *f = *state;
@@ -166,6 +219,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_inverse_and_diff, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_acyclic_cycle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plus_horn, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cyclic_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exact_defs_least, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_irreflexive_and_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_domain_range, setup, teardown),
 	};
