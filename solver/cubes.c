@@ -63,6 +63,7 @@ struct cubes {
 	Z3_ast *assume;            /* the current cube's literals */
 	long *val;                 /* its values (the first "depth" columns) */
 	long **witness;            /* per depth: a reachable state of the cube */
+	long **broken;             /* per depth: a state breaking an axiom */
 	double deadline;           /* no query starts after this (0: none) */
 	int ok;                    /* 0 once Z3 gave up */
 	struct cubes_stats *st;    /* counters */
@@ -199,40 +200,39 @@ static void add_all(struct cubes *cb, int depth)
 	}
 }
 
-static long eval_int(Z3_context z, Z3_model m, Z3_ast t)
-{
-	Z3_ast v = NULL;
-	int64_t x = 0;
-	if (Z3_model_eval(z, m, t, 1, &v) && Z3_get_numeral_int64(z, v, &x))
-		return (long)x;
-	return 0;
-}
-
 static Z3_solver violation_solver(struct cubes *cb, struct encoding *enc, int stages);
 
 /* Does the violation solver's model break an axiom (rather than only
- * show that rcu-order needs more stages)? */
-static int real_violation(struct cubes *cb)
+ * show that rcu-order needs more stages)?  If so, its state goes to bad. */
+static int real_violation(struct cubes *cb, long *bad)
 {
 	Z3_model m = Z3_solver_get_model(cb->z, cb->bad);
 	Z3_model_inc_ref(cb->z, m);
 	Z3_ast v = NULL;
 	int yes = Z3_model_eval(cb->z, m, cb->violated, 1, &v) && is_true(cb->z, v);
+	if (yes)
+		state_set_eval(cb->ss, m, bad);
 	Z3_model_dec_ref(cb->z, m);
 	return yes;
 }
 
-/* The cube fixing the first depth columns.  known: a reachable state of
- * it is already known (then question 1 is skipped). */
+/*
+ * The cube fixing the first depth columns.  reach: a state of the cube
+ * known to be reachable (question 1 is skipped), or NULL.  broken: the
+ * state of a candidate of the cube known to break an axiom (question 2
+ * would say yes, so it is skipped), or NULL.  Both come from the parent's
+ * models: a ring with one forbidden state asks only the questions that
+ * settle cubes.
+ */
 static void explore(struct cubes *cb, struct encoding *enc, int depth,
-		    const long *known)
+		    const long *reach, const long *broken)
 {
 	Z3_context z = cb->z;
 	if (!cb->ok)
 		return;
-	long *wit = cb->witness[depth];
-	if (known) {
-		memcpy(wit, known, sizeof(long) * (size_t)cb->ncol);
+	long *wit = cb->witness[depth], *bad = cb->broken[depth];
+	if (reach) {
+		memcpy(wit, reach, sizeof(long) * (size_t)cb->ncol);
 	} else {
 		cb->st->consistent_queries++;
 		Z3_lbool r = ask(cb, cb->cons, depth);
@@ -242,42 +242,112 @@ static void explore(struct cubes *cb, struct encoding *enc, int depth,
 			return;
 		Z3_model m = Z3_solver_get_model(z, cb->cons);
 		Z3_model_inc_ref(z, m);
-		for (int i = 0; i < cb->ncol; i++)
-			wit[i] = eval_int(z, m, enc_observable(enc, state_set_column(cb->ss, i)));
+		state_set_eval(cb->ss, m, wit);
 		Z3_model_dec_ref(z, m);
 	}
 	if (depth == cb->ncol) {
 		state_set_add(cb->ss, cb->val);
 		return;
 	}
-	Z3_lbool r;
-	for (;;) {
-		cb->st->violation_queries++;
-		r = ask(cb, cb->bad, depth);
-		if (r != Z3_L_TRUE || cb->stages >= 64 || real_violation(cb))
-			break;
-		/* Only rcu-order is short of its fixpoint: more stages. */
-		Z3_solver more = violation_solver(cb, enc, 2 * cb->stages);
-		if (!more)
-			break;
-		Z3_solver_dec_ref(z, cb->bad);
-		cb->bad = more;
-	}
-	if (r == Z3_L_UNDEF) {
-		cb->ok = 0;
-		return;
-	}
-	if (r == Z3_L_FALSE) {
-		cb->st->whole_cubes++;
-		add_all(cb, depth);
-		return;
+	int known_bad = broken != NULL;
+	if (broken) {
+		memcpy(bad, broken, sizeof(long) * (size_t)cb->ncol);
+	} else {
+		Z3_lbool r;
+		for (;;) {
+			cb->st->violation_queries++;
+			r = ask(cb, cb->bad, depth);
+			if (r != Z3_L_TRUE)
+				break;
+			if (real_violation(cb, bad)) {
+				known_bad = 1;
+				break;
+			}
+			if (cb->stages >= 64)
+				break;
+			/* Only rcu-order is short of its fixpoint: more stages. */
+			Z3_solver more = violation_solver(cb, enc, 2 * cb->stages);
+			if (!more)
+				break;
+			Z3_solver_dec_ref(z, cb->bad);
+			cb->bad = more;
+		}
+		if (r == Z3_L_UNDEF) {
+			cb->ok = 0;
+			return;
+		}
+		if (r == Z3_L_FALSE) {
+			cb->st->whole_cubes++;
+			add_all(cb, depth);
+			return;
+		}
 	}
 	const struct cube_col *c = &cb->col[depth];
 	for (int k = 0; k < c->ndom && cb->ok; k++) {
 		cb->assume[depth] = c->lit[k];
 		cb->val[depth] = c->dom[k];
-		explore(cb, enc, depth + 1, wit[depth] == c->dom[k] ? wit : NULL);
+		explore(cb, enc, depth + 1, wit[depth] == c->dom[k] ? wit : NULL,
+			known_bad && bad[depth] == c->dom[k] ? bad : NULL);
 	}
+}
+
+/*
+ * A state known to break an axiom before any question 2: the final
+ * condition when it fixes every column and is unreachable (the usual
+ * "Never" chain).  Every state is some candidate's here, so that state's
+ * candidates all break an axiom.  Returns 1 and fills bad.
+ */
+static int condition_state_broken(struct cubes *cb, const struct ir_cond *c, long *bad)
+{
+	int ncol = cb->ncol, fixed = 0;
+	unsigned char *seen = calloc((size_t)ncol + 1, 1);
+	const struct ir_cond *stack[64];
+	int sp = 0, ok = 1;
+	stack[sp++] = c;
+	while (sp && ok) {
+		const struct ir_cond *x = stack[--sp];
+		if (x->kind == IR_C_AND && sp + 2 <= 64) {
+			stack[sp++] = x->a;
+			stack[sp++] = x->b;
+			continue;
+		}
+		ok = x->kind == IR_C_ATOM && !x->rhs_is_obs;
+		int col = -1;
+		for (int i = 0; ok && i < ncol && col < 0; i++) {
+			struct ir_observable o = state_set_column(cb->ss, i);
+			if (o.thread == x->lhs.thread && o.index == x->lhs.index)
+				col = i;
+		}
+		ok = ok && col >= 0 && !seen[col];
+		if (!ok)
+			break;
+		seen[col] = 1;
+		fixed++;
+		bad[col] = x->rhs.kind == IR_VAL_LOC ? enc_loc_address(x->rhs.loc) : x->rhs.num;
+	}
+	free(seen);
+	if (!ok || fixed != ncol)
+		return 0;
+	for (int i = 0; i < ncol; i++) {
+		int k = 0;
+		while (k < cb->col[i].ndom && cb->col[i].dom[k] != bad[i])
+			k++;
+		if (k == cb->col[i].ndom)
+			return 0; /* not a state of the product at all */
+		cb->assume[i] = cb->col[i].lit[k];
+	}
+	cb->st->consistent_queries++;
+	return ask(cb, cb->cons, ncol) == Z3_L_FALSE;
+}
+
+static void free_columns(struct cube_col *col, int ncol)
+{
+	for (int i = 0; i < ncol; i++) {
+		free(col[i].dom);
+		free(col[i].lit);
+		free(col[i].def);
+	}
+	free(col);
 }
 
 static void assert_range(Z3_context z, Z3_solver s, Z3_ast_vector v,
@@ -352,11 +422,18 @@ int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 		fits = column_domain(enc, state_set_column(ss, i), &col[i], used);
 	free(used);
 	if (!fits) {
-		for (int i = 0; i < ncol; i++)
-			free(col[i].dom);
-		free(col);
+		free_columns(col, ncol);
 		return CUBES_NOT_APPLICABLE;
 	}
+	/* Domains in herd7's order: cubes then come out in the order of the
+	 * printed list. */
+	for (int i = 0; i < ncol; i++)
+		for (int a = 1; a < col[i].ndom; a++)
+			for (int b = a; b > 0 && state_value_cmp(enc, col[i].dom[b - 1], col[i].dom[b]) > 0; b--) {
+				long t = col[i].dom[b];
+				col[i].dom[b] = col[i].dom[b - 1];
+				col[i].dom[b - 1] = t;
+			}
 
 	Z3_solver_push(z, s);
 	for (int i = 0; i < ncol; i++) {
@@ -382,33 +459,32 @@ int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 			   .st = stats ? stats : &dummy, .params = params};
 	cb.bad = violation_solver(&cb, enc, 8);
 	if (!cb.bad) {
-		for (int i = 0; i < ncol; i++) {
-			free(col[i].dom);
-			free(col[i].lit);
-			free(col[i].def);
-		}
-		free(col);
+		free_columns(col, ncol);
 		Z3_solver_pop(z, s, 1);
 		return CUBES_NOT_APPLICABLE;
 	}
 	cb.assume = calloc((size_t)ncol + 1, sizeof(Z3_ast));
 	cb.val = calloc((size_t)ncol + 1, sizeof(long));
 	cb.witness = calloc((size_t)ncol + 1, sizeof(long *));
-	for (int d = 0; d <= ncol; d++)
+	cb.broken = calloc((size_t)ncol + 1, sizeof(long *));
+	for (int d = 0; d <= ncol; d++) {
 		cb.witness[d] = calloc((size_t)ncol + 1, sizeof(long));
-	explore(&cb, enc, 0, NULL);
+		cb.broken[d] = calloc((size_t)ncol + 1, sizeof(long));
+	}
+	long *cond_bad = calloc((size_t)ncol + 1, sizeof(long));
+	int cond_broken = condition_state_broken(&cb, enc->prog->cond, cond_bad);
+	explore(&cb, enc, 0, NULL, cond_broken ? cond_bad : NULL);
 
-	for (int d = 0; d <= ncol; d++)
+	free(cond_bad);
+	for (int d = 0; d <= ncol; d++) {
 		free(cb.witness[d]);
+		free(cb.broken[d]);
+	}
 	free(cb.witness);
+	free(cb.broken);
 	free(cb.val);
 	free(cb.assume);
-	for (int i = 0; i < ncol; i++) {
-		free(col[i].dom);
-		free(col[i].lit);
-		free(col[i].def);
-	}
-	free(col);
+	free_columns(col, ncol);
 	Z3_solver_pop(z, s, 1);
 	Z3_solver_dec_ref(z, cb.bad);
 	if (stats)

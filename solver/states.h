@@ -30,6 +30,8 @@ int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline);
 /* The observed columns, in herd7's order. */
 int state_set_ncols(const struct state_set *ss);
 struct ir_observable state_set_column(const struct state_set *ss, int i);
+/* The columns' values in a model of the encoding (val: one per column). */
+void state_set_eval(const struct state_set *ss, Z3_model m, long *val);
 /* Record a state (one value per column), found by whatever means; the
  * proposition is evaluated on it here. */
 void state_set_add(struct state_set *ss, const long *val);
@@ -37,6 +39,9 @@ void state_set_add(struct state_set *ss, const long *val);
 long state_set_size(const struct state_set *ss);
 /* States satisfying (positive = 1) or not satisfying the proposition. */
 long state_set_count(const struct state_set *ss, int positive);
+/* herd7's order of values in a column: symbols, then numbers, then
+ * location names (by name).  <0, 0, >0 as strcmp. */
+int state_value_cmp(const struct encoding *enc, long x, long y);
 /* One line per state: "0:r0=0; 1:r0=1; [x]=1;" */
 void state_set_print(const struct state_set *ss, FILE *out);
 
