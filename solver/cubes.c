@@ -265,8 +265,11 @@ static void explore(struct cubes *cb, struct encoding *enc, int depth,
 			}
 			if (cb->stages >= 64)
 				break;
-			/* Only rcu-order is short of its fixpoint: more stages. */
-			Z3_solver more = violation_solver(cb, enc, 2 * cb->stages);
+			/* Only rcu-order is short of its fixpoint: more stages,
+			 * one at a time at first (each costs every later
+			 * question; the chains need 5 or so), then doubling. */
+			Z3_solver more = violation_solver(cb, enc, cb->stages < 8 ? cb->stages + 1
+									: 2 * cb->stages);
 			if (!more)
 				break;
 			Z3_solver_dec_ref(z, cb->bad);
@@ -457,7 +460,7 @@ int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 	struct cubes cb = {.ss = ss, .z = z, .cons = s, .col = col,
 			   .ncol = ncol, .deadline = deadline, .ok = 1,
 			   .st = stats ? stats : &dummy, .params = params};
-	cb.bad = violation_solver(&cb, enc, 8);
+	cb.bad = violation_solver(&cb, enc, 3); /* see explore() for more */
 	if (!cb.bad) {
 		free_columns(col, ncol);
 		Z3_solver_pop(z, s, 1);
