@@ -8,6 +8,8 @@
  */
 #include "ir.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
@@ -26,6 +28,73 @@ int ir_find_loc(const struct ir_program *prog, const char *name)
 		if (strcmp(prog->locs[i].name, name) == 0)
 			return i;
 	return -1;
+}
+
+static void add_column(struct ir_observable *cols, int *n, struct ir_observable o)
+{
+	for (int i = 0; i < *n; i++)
+		if (cols[i].thread == o.thread && cols[i].index == o.index)
+			return;
+	cols[(*n)++] = o;
+}
+
+static void add_cond_columns(struct ir_observable *cols, int *n, const struct ir_cond *c)
+{
+	if (!c)
+		return;
+	if (c->kind == IR_C_ATOM) {
+		add_column(cols, n, c->lhs);
+		if (c->rhs_is_obs)
+			add_column(cols, n, c->rhs_obs);
+	}
+	add_cond_columns(cols, n, c->a);
+	add_cond_columns(cols, n, c->b);
+}
+
+static int count_atoms(const struct ir_cond *c)
+{
+	if (!c)
+		return 0;
+	return (c->kind == IR_C_ATOM ? 2 : 0) + count_atoms(c->a) + count_atoms(c->b);
+}
+
+/* herd7's column order: registers (by thread, then name) before locations
+ * (by name). */
+static int column_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct ir_program *p = ctx;
+	const struct ir_observable *a = pa, *b = pb;
+	int ar = a->thread >= 0, br = b->thread >= 0;
+	if (ar != br)
+		return br - ar;
+	if (!ar)
+		return strcmp(p->locs[a->index].name, p->locs[b->index].name);
+	if (a->thread != b->thread)
+		return a->thread - b->thread;
+	return strcmp(p->threads[a->thread].regs[a->index].name,
+		      p->threads[b->thread].regs[b->index].name);
+}
+
+int ir_columns(const struct ir_program *p, struct ir_observable **cols)
+{
+	int n = 0;
+	*cols = malloc(sizeof **cols * (size_t)(count_atoms(p->cond) + p->nobserved + 1));
+	if (!*cols)
+		abort();
+	add_cond_columns(*cols, &n, p->cond);
+	for (int i = 0; i < p->nobserved; i++)
+		add_column(*cols, &n, p->observed[i]);
+	qsort_r(*cols, (size_t)n, sizeof **cols, column_cmp, (void *)p);
+	return n;
+}
+
+void ir_column_label(const struct ir_program *p, struct ir_observable o,
+		     char *buf, size_t size)
+{
+	if (o.thread < 0)
+		snprintf(buf, size, "[%s]", p->locs[o.index].name);
+	else
+		snprintf(buf, size, "%d:%s", o.thread, p->threads[o.thread].regs[o.index].name);
 }
 
 const char *ir_order_name(enum ir_order order)

@@ -205,6 +205,16 @@ struct ir_program {
 
 void ir_program_free(struct ir_program *prog);
 
+/* The observables a final state shows, in herd7's order: those of the
+ * final condition and of the "locations" clause, once each, registers (by
+ * thread, then name) before locations (by name).  *cols is malloc'ed;
+ * returns how many. */
+int ir_columns(const struct ir_program *p, struct ir_observable **cols);
+
+/* A column's name as herd7 prints it: "0:r1" or "[x]". */
+void ir_column_label(const struct ir_program *p, struct ir_observable o,
+		     char *buf, size_t size);
+
 /* Find a location by name; -1 when absent. */
 int ir_find_loc(const struct ir_program *prog, const char *name);
 

@@ -967,54 +967,6 @@ struct column {
 	char label[256];
 };
 
-static void add_column(const struct ir_program *p, struct column *cols, int *n,
-		       struct ir_observable o)
-{
-	for (int i = 0; i < *n; i++)
-		if (cols[i].obs.thread == o.thread && cols[i].obs.index == o.index)
-			return;
-	cols[*n].obs = o;
-	if (o.thread < 0)
-		snprintf(cols[*n].label, sizeof cols[*n].label, "[%s]", p->locs[o.index].name);
-	else
-		snprintf(cols[*n].label, sizeof cols[*n].label, "%d:%s", o.thread,
-			 p->threads[o.thread].regs[o.index].name);
-	(*n)++;
-}
-
-static int count_atoms(const struct ir_cond *c)
-{
-	if (!c)
-		return 0;
-	return (c->kind == IR_C_ATOM ? 2 : 0) + count_atoms(c->a) + count_atoms(c->b);
-}
-
-static void add_cond_columns(const struct ir_program *p, struct column *cols, int *n,
-			     const struct ir_cond *c)
-{
-	if (!c)
-		return;
-	if (c->kind == IR_C_ATOM) {
-		add_column(p, cols, n, c->lhs);
-		if (c->rhs_is_obs)
-			add_column(p, cols, n, c->rhs_obs);
-	}
-	add_cond_columns(p, cols, n, c->a);
-	add_cond_columns(p, cols, n, c->b);
-}
-
-/* herd7's column order: registers by thread then name, then locations. */
-static int column_cmp(const void *pa, const void *pb)
-{
-	const struct column *a = pa, *b = pb;
-	int ar = a->obs.thread >= 0, br = b->obs.thread >= 0;
-	if (ar != br)
-		return br - ar;
-	if (ar && a->obs.thread != b->obs.thread)
-		return a->obs.thread - b->obs.thread;
-	return strcmp(a->label, b->label);
-}
-
 /* ---- the whole file ---- */
 
 static const char *quant_word(enum ir_quant q)
@@ -1057,15 +1009,16 @@ static int gen_module(struct gen *g)
 					 MAX_TRACKED);
 	}
 
-	int maxcols = count_atoms(p->cond) + p->nobserved + 1;
-	struct column *cols = calloc((size_t)maxcols, sizeof *cols);
+	struct ir_observable *obs;
+	int ncols = ir_columns(p, &obs);
+	struct column *cols = calloc((size_t)ncols + 1, sizeof *cols);
 	if (!cols)
 		abort();
-	int ncols = 0;
-	add_cond_columns(p, cols, &ncols, p->cond);
-	for (int i = 0; i < p->nobserved; i++)
-		add_column(p, cols, &ncols, p->observed[i]);
-	qsort(cols, (size_t)ncols, sizeof *cols, column_cmp);
+	for (int c = 0; c < ncols; c++) {
+		cols[c].obs = obs[c];
+		ir_column_label(p, obs[c], cols[c].label, sizeof cols[c].label);
+	}
+	free(obs);
 	for (int c = 0; c < ncols; c++)
 		if (cols[c].obs.thread < 0) {
 			const struct ir_location *l = loc(g, cols[c].obs.index);

@@ -29,49 +29,6 @@ struct state_set {
 	long nst, cap;              /* states found, room for */
 };
 
-static void add_column(struct state_set *ss, struct ir_observable o)
-{
-	for (int i = 0; i < ss->ncol; i++)
-		if (ss->col[i].obs.thread == o.thread && ss->col[i].obs.index == o.index)
-			return;
-	ss->col = realloc(ss->col, sizeof *ss->col * (size_t)(ss->ncol + 1));
-	struct column *c = &ss->col[ss->ncol++];
-	c->obs = o;
-	const struct ir_program *p = ss->enc->prog;
-	char buf[256];
-	if (o.thread < 0)
-		snprintf(buf, sizeof buf, "[%s]", p->locs[o.index].name);
-	else
-		snprintf(buf, sizeof buf, "%d:%s", o.thread, p->threads[o.thread].regs[o.index].name);
-	c->label = strdup(buf);
-	c->term = enc_observable(ss->enc, o);
-}
-
-static void add_cond_columns(struct state_set *ss, const struct ir_cond *c)
-{
-	if (!c)
-		return;
-	if (c->kind == IR_C_ATOM) {
-		add_column(ss, c->lhs);
-		if (c->rhs_is_obs)
-			add_column(ss, c->rhs_obs);
-	}
-	add_cond_columns(ss, c->a);
-	add_cond_columns(ss, c->b);
-}
-
-/* herd7 lists registers (by thread, then name) before locations (by name). */
-static int column_cmp(const void *pa, const void *pb)
-{
-	const struct column *a = pa, *b = pb;
-	int ar = a->obs.thread >= 0, br = b->obs.thread >= 0;
-	if (ar != br)
-		return br - ar;
-	if (ar && a->obs.thread != b->obs.thread)
-		return a->obs.thread - b->obs.thread;
-	return strcmp(a->label, b->label);
-}
-
 struct state_set *state_set_new(const struct encoding *enc)
 {
 	struct state_set *ss = calloc(1, sizeof *ss);
@@ -79,11 +36,18 @@ struct state_set *state_set_new(const struct encoding *enc)
 		abort();
 	ss->enc = enc;
 	const struct ir_program *p = enc->prog;
-	add_cond_columns(ss, p->cond);
-	for (int i = 0; i < p->nobserved; i++)
-		add_column(ss, p->observed[i]);
-	if (ss->ncol > 1)
-		qsort(ss->col, (size_t)ss->ncol, sizeof *ss->col, column_cmp);
+	struct ir_observable *obs;
+	ss->ncol = ir_columns(p, &obs);
+	ss->col = calloc((size_t)ss->ncol + 1, sizeof *ss->col);
+	if (!ss->col)
+		abort();
+	for (int i = 0; i < ss->ncol; i++) {
+		struct ir_observable o = obs[i];
+		char buf[256];
+		ir_column_label(p, o, buf, sizeof buf);
+		ss->col[i] = (struct column){o, strdup(buf), enc_observable(enc, o)};
+	}
+	free(obs);
 	return ss;
 }
 
