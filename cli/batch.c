@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "solver/clock.h"
 
 /* Text a child has written so far on one pipe. */
 struct text {
@@ -85,13 +86,6 @@ int batch_status_combine(int a, int b)
 	if (a == 0 || (b != 0 && b < a))
 		return b;
 	return a;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void text_add(struct text *t, const char *p, size_t n)
@@ -218,7 +212,7 @@ static int spawn(struct batch *b, struct worker *w)
 static int send_task(struct batch *b, struct worker *w, int index)
 {
 	w->index = index;
-	w->start = now();
+	w->start = clock_now();
 	if (write_all(w->task_fd, &index, sizeof index))
 		return 1;
 	(void)b;
@@ -237,7 +231,7 @@ static void bury(struct batch *b, struct worker *w)
 	if (w->index >= 0) {
 		struct result *r = &b->res[w->index];
 		r->done = 1;
-		r->seconds = now() - w->start;
+		r->seconds = clock_now() - w->start;
 		r->status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 		char msg[512];
 		int k = snprintf(msg, sizeof msg,
@@ -274,7 +268,7 @@ static void drain(struct batch *b, struct worker *w)
 		text_add(&r->err, w->in.buf + sizeof fr + fr.nout, fr.nerr);
 		r->status = fr.status;
 		r->rss_kb = fr.rss_kb;
-		r->seconds = now() - w->start;
+		r->seconds = clock_now() - w->start;
 		r->done = 1;
 		w->index = -1;
 		memmove(w->in.buf, w->in.buf + total, w->in.len - total);
@@ -317,7 +311,7 @@ static void show_progress(struct batch *b, int force)
 {
 	if (!b->opt->progress)
 		return;
-	double t = now();
+	double t = clock_now();
 	if (!force && t - b->last_progress < (b->tty ? 0.2 : 30.0))
 		return;
 	b->last_progress = t;
@@ -395,7 +389,7 @@ int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 	      batch_fn fn, void *ctx)
 {
 	struct batch b = {.opt = opt, .nfiles = nfiles, .files = files, .fn = fn,
-			  .ctx = ctx, .t0 = now(), .tty = isatty(2)};
+			  .ctx = ctx, .t0 = clock_now(), .tty = isatty(2)};
 	if (opt->times_path) {
 		b.times = fopen(opt->times_path, "w");
 		if (!b.times) {

@@ -81,7 +81,7 @@ void rel_least_model(const struct rel_ctx *rc, Z3_model m)
 	}
 }
 
-int rel_is_true(struct rel_ctx *rc, Z3_ast a)
+int rel_is_true(const struct rel_ctx *rc, Z3_ast a)
 {
 	return a && (a == rc->t || Z3_is_eq_ast(rc->z, a, rc->t));
 }

@@ -55,7 +55,7 @@ void rel_ctx_fini(struct rel_ctx *rc);
 Z3_ast rel_and2(struct rel_ctx *rc, Z3_ast a, Z3_ast b);
 Z3_ast rel_or2(struct rel_ctx *rc, Z3_ast a, Z3_ast b);
 Z3_ast rel_not(struct rel_ctx *rc, Z3_ast a); /* never NULL */
-int rel_is_true(struct rel_ctx *rc, Z3_ast a);
+int rel_is_true(const struct rel_ctx *rc, Z3_ast a);
 Z3_ast rel_fresh_bool(struct rel_ctx *rc, const char *prefix);
 Z3_ast rel_fresh_int(struct rel_ctx *rc, const char *prefix);
 /* Add a definitional constraint (always asserted). */

@@ -202,16 +202,18 @@ static int match_nesting(struct encoding *enc, enum ev_class lock,
 	return 1;
 }
 
+/* What the body of the let rec rcu-order is made of, besides rcu-order. */
+struct rcu_order_parts {
+	rel_t rcu_gp, srcu_gp, rcu_rscsi, srcu_rscsi, rcu_link, loc;
+};
+
 /* The right-hand side of the cat's let rec rcu-order, over a given
  * rcu_order relation. */
-static rel_t rcu_order_body(struct rel_ctx *rc, rel_t rcu_order, rel_t rcu_link,
-			    set_t Sync_rcu, set_t Sync_srcu, rel_t rcu_rscs,
-			    rel_t srcu_rscs, rel_t loc)
+static rel_t rcu_order_body(struct rel_ctx *rc, rel_t rcu_order,
+			    const struct rcu_order_parts *p)
 {
-	rel_t rcu_gp = ID(Sync_rcu);
-	rel_t srcu_gp = ID(Sync_srcu);
-	rel_t rcu_rscsi = INV(rcu_rscs);
-	rel_t srcu_rscsi = INV(srcu_rscs);
+	rel_t rcu_gp = p->rcu_gp, srcu_gp = p->srcu_gp, rcu_link = p->rcu_link;
+	rel_t rcu_rscsi = p->rcu_rscsi, srcu_rscsi = p->srcu_rscsi, loc = p->loc;
 	rel_t gp_l = SEQ(rcu_gp, rcu_link), sgp_l = SEQ(srcu_gp, rcu_link);
 	rel_t rs_l = SEQ(rcu_rscsi, rcu_link), srs_l = SEQ(srcu_rscsi, rcu_link);
 	rel_t l_ro_l = SEQ3(rcu_link, rcu_order, rcu_link);
@@ -439,6 +441,11 @@ static int build(struct encoding *enc, int separate, int rcu_stages,
 	for (int e = 0; e < enc->n; e++)
 		has_gp |= Sync_rcu[e] != NULL || Sync_srcu[e] != NULL;
 	if (has_gp) {
+		rel_t rcu_gp = ID(Sync_rcu);
+		rel_t srcu_gp = ID(Sync_srcu);
+		rel_t rcu_rscsi = INV(rcu_rscs);
+		rel_t srcu_rscsi = INV(srcu_rscs);
+
 		/* rcu-link = po? ; hb* ; pb* ; prop ; po.  Since pb ; hb is in
 		 * pb, hb* ; pb* = (hb | pb)* = (hb | pb-head)*.  rcu-link is
 		 * only ever entered from a grace period or a critical-section
@@ -455,16 +462,16 @@ static int build(struct encoding *enc, int separate, int rcu_stages,
 		 * see the header comment); for lkmm_build_exact, Kleene stages
 		 * from the empty relation, each a function of the execution. */
 		rel_t rcu_order = rel_new(rc);
+		struct rcu_order_parts parts = {rcu_gp, srcu_gp, rcu_rscsi, srcu_rscsi,
+						rcu_link, loc};
 		if (rcu_stages) {
-			rcu_link = rel_name(rc, rcu_link, "rcu-link");
+			parts.rcu_link = rel_name(rc, rcu_link, "rcu-link");
 			for (int k = 0; k < rcu_stages; k++)
-				rcu_order = rel_name(rc, rcu_order_body(rc, rcu_order,
-					rcu_link, Sync_rcu, Sync_srcu, rcu_rscs, srcu_rscs, loc),
-					"rcu-order-stage");
+				rcu_order = rel_name(rc, rcu_order_body(rc, rcu_order, &parts),
+						     "rcu-order-stage");
 			/* One more stage adds nothing iff the stages reached the
 			 * least fixpoint. */
-			rel_t next = rcu_order_body(rc, rcu_order, rcu_link, Sync_rcu,
-						    Sync_srcu, rcu_rscs, srcu_rscs, loc);
+			rel_t next = rcu_order_body(rc, rcu_order, &parts);
 			m->rcu_unconverged = rel_not(rc, rel_is_empty(rc, D(next, rcu_order)));
 		} else {
 			for (int a = 0; a < enc->n; a++)
@@ -472,8 +479,7 @@ static int build(struct encoding *enc, int separate, int rcu_stages,
 					if (ends[a] && ends[b])
 						REL_AT(rcu_order, enc->n, a, b) =
 							rel_fresh_bool(rc, "rcu-order");
-			rel_t body = rcu_order_body(rc, rcu_order, rcu_link, Sync_rcu,
-						    Sync_srcu, rcu_rscs, srcu_rscs, loc);
+			rel_t body = rcu_order_body(rc, rcu_order, &parts);
 			for (int a = 0; a < enc->n; a++)
 				for (int b = 0; b < enc->n; b++) {
 					Z3_ast x = REL_AT(body, enc->n, a, b);

@@ -15,11 +15,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
 #include "solver/bounds.h"
+#include "solver/clock.h"
 #include "solver/cubes.h"
 #include "solver/dot.h"
 #include "solver/execution.h"
@@ -61,13 +61,6 @@ void checker_set_err(struct checker *c, FILE *err)
 void checker_free(struct checker *c)
 {
 	free(c);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void assert_vector(Z3_context z, Z3_solver s, Z3_ast_vector v)
@@ -242,7 +235,7 @@ static enum arith_mode first_mode(const struct ir_program *prog);
 int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 		struct diag *d)
 {
-	double t0 = now();
+	double t0 = clock_now();
 	int retry = 0;
 	if (first_mode(prog) == ARITH_GENERAL)
 		return attempt(c, prog, out, d, t0, ARITH_GENERAL, &retry);
@@ -374,7 +367,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		encoding_free(enc);
 		return 0;
 	}
-	double t_enc = now();
+	double t_enc = clock_now();
 
 	/* The plain SMT core: the default solver's tactic set-up costs 10 ms. */
 	Z3_solver s = Z3_mk_simple_solver(z);
@@ -429,7 +422,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		neg = state_set_count(states, 0);
 	}
 
-	double t_states = now();
+	double t_states = clock_now();
 	int raised[FL_COUNT] = {0};
 	for (int f = 0; ok && f < FL_COUNT; f++) {
 		if (Z3_get_bool_value(z, m.flag[f]) == Z3_L_FALSE)
@@ -445,7 +438,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			"ordered %d; encode %.3fs, states %.3fs, flags %.3fs\n", enc->n,
 			Z3_ast_vector_size(z, enc->rc.defs),
 			Z3_ast_vector_size(z, enc->facts), symmetric, t_enc - t0,
-			t_states - t_enc, now() - t_states);
+			t_states - t_enc, clock_now() - t_states);
 	if (c->opt.stats && cube_stats.consistent_queries)
 		fprintf(stderr, "stats: cubes: %ld consistency and %ld violation queries, "
 			"%ld whole cubes holding %ld states, %d rcu-order stages\n",
@@ -491,7 +484,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		fprintf(out, "Condition %s %s\n", quant_text(prog->quant),
 			prog->cond_text ? prog->cond_text : "");
 		fprintf(out, "Observation %s %s %ld %ld\n", prog->name, obs, pos, neg);
-		fprintf(out, "Time %s %.2f\n", prog->name, now() - t0);
+		fprintf(out, "Time %s %.2f\n", prog->name, clock_now() - t0);
 		fprintf(out, "\n");
 	}
 	if (ok && (c->opt.witness || (c->opt.exists_only && !c->opt.herd7_only) || (c->opt.picture && !c->opt.explain)) &&
@@ -502,7 +495,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	if (ok && c->opt.explain && raised[FL_DATA_RACE])
 		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], out);
 	/* Past the deadline nothing is retried: the limit is the cause. */
-	int expired = c->opt.timeout_ms && now() > t0 + c->opt.timeout_ms / 1000.0;
+	int expired = c->opt.timeout_ms && clock_now() > t0 + c->opt.timeout_ms / 1000.0;
 	if (!ok && mode == ARITH_DIFF && !expired && outside_fragment(z, s)) 
 		*retry = 1;
 	if (ok) {

@@ -41,10 +41,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
+#include "solver/clock.h"
 #include "solver/states.h"
 
 struct cube_col {
@@ -71,18 +71,6 @@ struct cubes {
 	Z3_ast violated;           /* in bad: some axiom is broken */
 	int stages;                /* rcu-order stages in bad */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int is_true(Z3_context z, Z3_ast a)
-{
-	return a && Z3_get_bool_value(z, a) == Z3_L_TRUE;
-}
 
 static int numeral(Z3_context z, Z3_ast a, long *v)
 {
@@ -117,7 +105,8 @@ static int program_applicable(const struct encoding *enc, int symmetric)
 		return 0;
 	for (int e = 0; e < enc->n; e++) {
 		const struct event *x = &enc->ev[e];
-		if (!is_true(enc->z, x->guard) || (x->cls & tied) || x->rmw_peer >= 0)
+		if (!rel_is_true(&enc->rc, x->guard) || (x->cls & tied) ||
+		    x->rmw_peer >= 0)
 			return 0;
 		if (x->addr && x->loc < 0)
 			return 0;
@@ -179,7 +168,7 @@ static int column_domain(const struct encoding *enc, struct ir_observable o,
 
 static Z3_lbool ask(struct cubes *cb, Z3_solver s, int depth)
 {
-	if (cb->deadline > 0 && now() > cb->deadline)
+	if (clock_past(cb->deadline))
 		return Z3_L_UNDEF;
 	return Z3_solver_check_assumptions(cb->z, s, (unsigned)depth, cb->assume);
 }
@@ -209,7 +198,8 @@ static int real_violation(struct cubes *cb, long *bad)
 	Z3_model m = Z3_solver_get_model(cb->z, cb->bad);
 	Z3_model_inc_ref(cb->z, m);
 	Z3_ast v = NULL;
-	int yes = Z3_model_eval(cb->z, m, cb->violated, 1, &v) && is_true(cb->z, v);
+	int yes = Z3_model_eval(cb->z, m, cb->violated, 1, &v) &&
+		  Z3_get_bool_value(cb->z, v) == Z3_L_TRUE;
 	if (yes)
 		state_set_eval(cb->ss, m, bad);
 	Z3_model_dec_ref(cb->z, m);
@@ -315,13 +305,8 @@ static int condition_state_broken(struct cubes *cb, const struct ir_cond *c, lon
 			continue;
 		}
 		ok = x->kind == IR_C_ATOM && !x->rhs_is_obs;
-		int col = -1;
-		for (int i = 0; ok && i < ncol && col < 0; i++) {
-			struct ir_observable o = state_set_column(cb->ss, i);
-			if (o.thread == x->lhs.thread && o.index == x->lhs.index)
-				col = i;
-		}
-		ok = ok && col >= 0 && !seen[col];
+		int col = ok ? state_set_column_index(cb->ss, x->lhs) : -1;
+		ok = col >= 0 && !seen[col];
 		if (!ok)
 			break;
 		seen[col] = 1;

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "encoder/encoder.h"
+#include "solver/clock.h"
 
 struct column {
 	struct ir_observable obs; /* what is observed */
@@ -73,12 +73,12 @@ struct ir_observable state_set_column(const struct state_set *ss, int i)
 	return ss->col[i].obs;
 }
 
-static int column_of(const struct state_set *ss, struct ir_observable o)
+int state_set_column_index(const struct state_set *ss, struct ir_observable o)
 {
 	for (int i = 0; i < ss->ncol; i++)
 		if (ss->col[i].obs.thread == o.thread && ss->col[i].obs.index == o.index)
 			return i;
-	return -1; /* not reached: every observable of the condition is a column */
+	return -1;
 }
 
 /* The proposition on one state's values, as enc_cond() says it in Z3. */
@@ -91,9 +91,9 @@ static int cond_holds(const struct state_set *ss, const struct ir_cond *c,
 	case IR_C_FALSE:
 		return 0;
 	case IR_C_ATOM: {
-		long x = val[column_of(ss, c->lhs)];
+		long x = val[state_set_column_index(ss, c->lhs)];
 		if (c->rhs_is_obs)
-			return x == val[column_of(ss, c->rhs_obs)];
+			return x == val[state_set_column_index(ss, c->rhs_obs)];
 		return x == (c->rhs.kind == IR_VAL_LOC ? enc_loc_address(c->rhs.loc)
 						       : c->rhs.num);
 	}
@@ -174,13 +174,6 @@ struct walk {
 	double deadline;       /* no query starts after this (0: none) */
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* A literal equivalent to "column c has value v" (defined in the solver). */
 static Z3_ast column_is(struct walk *w, int c, long v)
 {
@@ -213,7 +206,7 @@ static void walk(struct walk *w, int from)
 	Z3_context z = ss->enc->z;
 	if (!w->ok)
 		return;
-	if (w->deadline > 0 && now() > w->deadline) {
+	if (clock_past(w->deadline)) {
 		w->ok = 0;
 		return;
 	}

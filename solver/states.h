@@ -30,6 +30,9 @@ int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline);
 /* The observed columns, in herd7's order. */
 int state_set_ncols(const struct state_set *ss);
 struct ir_observable state_set_column(const struct state_set *ss, int i);
+/* The column showing o, -1 if none (every observable of the final
+ * condition has one). */
+int state_set_column_index(const struct state_set *ss, struct ir_observable o);
 /* The columns' values in a model of the encoding (val: one per column). */
 void state_set_eval(const struct state_set *ss, Z3_model m, long *val);
 /* Record a state (one value per column), found by whatever means; the
