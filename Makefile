@@ -25,7 +25,7 @@ LDLIBS  += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lz3 -lm
 KTREE   := build/linux
 LKMM_DIR := $(KTREE)/tools/memory-model
 
-LIB_SRCS := $(wildcard frontend/*.c encoder/*.c models/*.c solver/*.c cli/*.c kernel/*.c)
+LIB_SRCS := $(wildcard common/*.c frontend/*.c encoder/*.c models/*.c solver/*.c cli/*.c kernel/*.c)
 # The kernel-module harness (kernel/harness.tmpl) as a C string for --kmod.
 KMOD_HARNESS_C := build/gen/kmod_harness.c
 LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o) build/obj/$(KMOD_HARNESS_C:.c=.o)

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "solver/clock.h"
+#include "common/clock.h"
 
 /* Text a child has written so far on one pipe. */
 struct text {

@@ -17,7 +17,7 @@
 #include <z3.h>
 
 #include "encoder/rel.h"
-#include "frontend/diag.h"
+#include "common/diag.h"
 #include "frontend/ir.h"
 
 /* Event classes (bit numbers), named after the cat sets they feed. */

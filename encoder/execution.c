@@ -21,7 +21,7 @@
 
 #include "encoder/encoder.h"
 #include "encoder/internal.h"
-#include "frontend/arena.h"
+#include "common/arena.h"
 
 /* Addresses of shared locations: far from any value a litmus test uses, so
  * that a pointer value prints as the location it names. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/arena.h"
+#include "common/arena.h"
 
 #define AT(r, a, b) REL_AT(r, rc->n, a, b)
 

@@ -20,7 +20,7 @@
 
 #include "encoder/encoder.h"
 #include "encoder/internal.h"
-#include "frontend/arena.h"
+#include "common/arena.h"
 
 /* A set of read events, sorted, immutable once built. */
 struct deps {

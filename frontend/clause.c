@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 #include "fe.h"
 #include "lexer.h"
-#include "strbuf.h"
+#include "common/strbuf.h"
 
 /* State of the clause parse. */
 struct cl {

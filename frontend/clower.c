@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 #include "clower.h"
 #include "cscan.h"
 #include "fe.h"

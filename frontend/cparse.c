@@ -34,12 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 #include "clower.h"
 #include "cscan.h"
 #include "fe.h"
 #include "kapi.h"
-#include "strbuf.h"
+#include "common/strbuf.h"
 
 /* The virtual file's name for libclang (never on disk). */
 #define VFILE "/lkmmc-virtual/litmus.c"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 
 struct ir_pos fe_pos(const struct fe *fe, size_t off)
 {

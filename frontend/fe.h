@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "diag.h"
+#include "common/diag.h"
 #include "ir.h"
 
 struct arena;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 #include "cparse.h"
 #include "fe.h"
 

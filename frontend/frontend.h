@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "diag.h"
+#include "common/diag.h"
 #include "ir.h"
 
 struct frontend;

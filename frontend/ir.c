@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 
 void ir_program_free(struct ir_program *prog)
 {

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 #include "clower.h"
 #include "fe.h"
 

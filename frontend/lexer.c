@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 #include "fe.h"
 
 void lex_init(struct lexer *lx, struct fe *fe, size_t off, size_t end)

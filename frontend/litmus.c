@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "common/arena.h"
 #include "cparse.h"
 #include "cscan.h"
 #include "fe.h"

@@ -22,7 +22,7 @@
 #ifndef LKMMC_KMOD_H
 #define LKMMC_KMOD_H
 
-#include "frontend/diag.h"
+#include "common/diag.h"
 #include "frontend/ir.h"
 
 struct kmod_options {

@@ -44,7 +44,7 @@
 
 #include <string.h>
 
-#include "frontend/arena.h"
+#include "common/arena.h"
 
 /* Short names so that definitions read like the cat. */
 #define U(a, b) rel_union(rc, a, b)

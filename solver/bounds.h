@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <z3.h>
 
-#include "frontend/diag.h"
+#include "common/diag.h"
 #include "frontend/ir.h"
 
 struct encoding;

@@ -19,7 +19,7 @@
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
 #include "solver/bounds.h"
-#include "solver/clock.h"
+#include "common/clock.h"
 #include "solver/cubes.h"
 #include "solver/dot.h"
 #include "solver/execution.h"

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "frontend/diag.h"
+#include "common/diag.h"
 #include "frontend/ir.h"
 
 struct checker;

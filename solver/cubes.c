@@ -44,7 +44,7 @@
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
-#include "solver/clock.h"
+#include "common/clock.h"
 #include "solver/states.h"
 
 struct cube_col {

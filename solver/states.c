@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "encoder/encoder.h"
-#include "solver/clock.h"
+#include "common/clock.h"
 
 struct column {
 	struct ir_observable obs; /* what is observed */

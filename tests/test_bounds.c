@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "encoder/encoder.h"
-#include "frontend/arena.h"
+#include "common/arena.h"
 #include "frontend/ir.h"
 #include "models/lkmm.h"
 #include "solver/bounds.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "frontend/arena.h"
+#include "common/arena.h"
 #include "frontend/ir.h"
 #include "solver/check.h"
 

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "encoder/rel.h"
-#include "frontend/arena.h"
+#include "common/arena.h"
 
 struct fixture {
 	Z3_context z;

@@ -1,5 +1,5 @@
 /*
- * clock.h - the monotonic clock the solver's deadlines are measured on.
+ * clock.h - the monotonic clock deadlines and batch times are measured on.
  *
  * Deadlines are CLOCK_MONOTONIC times in seconds, 0 meaning none; every
  * enumeration checks one before it starts a query.
