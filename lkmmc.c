@@ -17,6 +17,7 @@
 #include "cli/herd7opts.h"
 #include "frontend/frontend.h"
 #include "kernel/kmod.h"
+#include "models/cat.h"
 #include "solver/check.h"
 
 #define LKMMC_VERSION "0.1.0"
@@ -33,6 +34,9 @@ static void usage(FILE *out)
 		"  --dump-ir         print the parsed program instead of checking it\n"
 		"  --exists-only     only decide whether the condition is reachable\n"
 		"                    (no list of final states; fast on big tests)\n"
+		"  --model DIR       check with the model read from DIR (a\n"
+		"                    tools/memory-model folder: linux-kernel.cfg, .bell,\n"
+		"                    .cat, lock.cat) instead of the built-in Linux 6.1 one\n"
 		"  --no-cubes        list final states one solver query at a time\n"
 		"                    instead of by whole cubes (slower; for\n"
 		"                    cross-checking the cube enumeration)\n"
@@ -81,6 +85,7 @@ struct options {
 	const char *kmod_dir;         /* --kmod OUTDIR */
 	unsigned long kmod_iters;     /* --kmod-iters N */
 	struct check_options check;   /* how to check each test */
+	const char *model_dir;        /* --model DIR, or NULL */
 };
 
 /* The word after option argv[*i] (what it names: "a file name"), *i moved
@@ -266,6 +271,9 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--times") == 0) {
 			if (!(opt.batch.times_path = option_word(argc, argv, &i, "a file name")))
 				return 2;
+		} else if (strcmp(a, "--model") == 0) {
+			if (!(opt.model_dir = option_word(argc, argv, &i, "a tools/memory-model folder")))
+				return 2;
 		} else if (strcmp(a, "--stats") == 0) {
 			opt.check.stats = 1;
 		} else if (strcmp(a, "--exists-only") == 0) {
@@ -309,13 +317,32 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lkmmc: -j cannot be combined with --kmod (generating modules is fast; drop -j)\n");
 		return 2;
 	}
+	/* The model: --model DIR, or the files a -conf names when they are
+	 * not Linux 6.1's (cli/herd7opts.c); otherwise the built-in one. */
+	struct cat_model *model = NULL;
+	if (opt.model_dir || opt.check.model_conf) {
+		if (opt.check.explain) {
+			fprintf(stderr, "lkmmc: --explain needs the built-in model (not yet with --model or a -conf naming other model files)\n");
+			return 2;
+		}
+		struct diag d = {0};
+		model = cat_model_load(opt.model_dir, opt.model_dir ? NULL : opt.check.model_conf, &d);
+		if (!model) {
+			diag_print(&d, stderr);
+			return 1;
+		}
+		opt.check.model = model;
+	}
 	int nargs = argc - first_file, nfiles = 0;
 	char **files = file_list(argv + first_file, nargs, opt.files_from, &nfiles);
-	if (!files)
+	if (!files) {
+		cat_model_free(model);
 		return 2;
+	}
 	if (nfiles == 0) {
 		fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
 		free_file_list(files, nargs, nfiles);
+		cat_model_free(model);
 		return 2;
 	}
 
@@ -333,6 +360,7 @@ int main(int argc, char **argv)
 			diag_print(&d, stderr);
 			frontend_free(run.fe);
 			free_file_list(files, nargs, nfiles);
+			cat_model_free(model);
 			return 1;
 		}
 	}
@@ -352,5 +380,6 @@ int main(int argc, char **argv)
 	checker_free(run.checker);
 	kmod_batch_free(run.kmod);
 	frontend_free(run.fe);
+	cat_model_free(model);
 	return status;
 }

@@ -14,6 +14,11 @@
 #                     when a test might hang the encoder itself
 #   --shared DIR      the reference data (default ../shared from the repo root)
 #   --out DIR         where results go (default build/conformance)
+#   --oracle NAME     the answers to compare with: shared/NAME/summary.tsv
+#                     (default oracle, herd7 under Linux 6.1's model; e.g.
+#                     oracle-6.12 with --lkmmc-args "--model .../6.12/...")
+#   --lkmmc-args A    more lkmmc options, split on blanks (folders in them
+#                     are made absolute: lkmmc runs from the corpus)
 #   --parse FILE      only print FILE (herd7-format output) as one TSV line:
 #                     verdict pos neg ok_no flags nstates states name kind loop
 #
@@ -80,7 +85,8 @@ if [ "${1:-}" = "--run-one" ]; then
 	flat=$(printf '%s' "$path" | tr '/' '@')
 	out=$raw/$flat.out err=$raw/$flat.err
 	t0=$(date +%s.%N)
-	timeout "$tmo" "$LKMMC" "$corpus/$path" >"$out" 2>"$err" </dev/null
+	# shellcheck disable=SC2086 # LKMMC_ARGS: words, absolute folders
+	timeout "$tmo" "$LKMMC" ${LKMMC_ARGS:-} "$corpus/$path" >"$out" 2>"$err" </dev/null
 	rc=$?
 	t1=$(date +%s.%N)
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
@@ -99,6 +105,7 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 LKMMC=${LKMMC:-./lkmmc}
 jobs=2 tmo=60 sample=0 shared=$root/../shared outdir=$root/build/conformance per_process=0
+oracle=oracle lkmmc_args=()
 tests=()
 usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -110,6 +117,13 @@ while [ $# -gt 0 ]; do
 	--per-process) per_process=1; shift ;;
 	--shared) shared=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
+	--oracle) oracle=$2; shift 2 ;;
+	--lkmmc-args)
+		for w in $2; do
+			if [ -d "$w" ]; then w=$(cd "$w" && pwd); fi
+			lkmmc_args+=("$w")
+		done
+		shift 2 ;;
 	--list) while IFS= read -r l; do [ -n "$l" ] && tests+=("$l"); done <"$2"; shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; tests+=("$@"); break ;;
@@ -119,7 +133,8 @@ while [ $# -gt 0 ]; do
 done
 case $jobs in ''|*[!0-9]*) echo "conformance: -j needs a number" >&2; exit 2 ;; esac
 case $sample in ''|*[!0-9]*) echo "conformance: --sample needs a number" >&2; exit 2 ;; esac
-corpus=$shared/corpus summary=$shared/oracle/summary.tsv
+corpus=$shared/corpus summary=$shared/$oracle/summary.tsv
+export LKMMC_ARGS="${lkmmc_args[*]:-}"
 [ -f "$summary" ] || { echo "conformance: no $summary (is ../shared there?)" >&2; exit 2; }
 # the binary: a relative LKMMC is taken from the repo root, like ./lkmmc
 case $LKMMC in /*) ;; */*) LKMMC=$root/$LKMMC ;; *) LKMMC=$(command -v "$LKMMC" || echo "$LKMMC") ;; esac
@@ -163,7 +178,7 @@ else
 	# per test, which says which tests have an answer block on stdout.
 	# (--files-from, not xargs: xargs would split the list into several
 	# runs, each rewriting the --times table.)
-	(cd "$corpus" && "$LKMMC" -j "$jobs" --timeout "$tmo" --times "$raw/times.tsv" \
+	(cd "$corpus" && "$LKMMC" ${lkmmc_args[@]+"${lkmmc_args[@]}"} -j "$jobs" --timeout "$tmo" --times "$raw/times.tsv" \
 		--files-from "$sel" >"$raw/batch.out" 2>"$raw/batch.err")
 	printf '%s\n' "$HERD_PARSE" >"$raw/parse.awk"
 	awk -F'\t' -v raw="$raw" -v errs="$raw/batch.err" -v parse="$raw/parse.awk" '

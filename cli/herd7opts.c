@@ -8,8 +8,11 @@
  * linux-kernel.cfg, lkmmc goes on with its built-in model, as herd7 would
  * with the copy in its library.  The model files such a file names
  * (model linux-kernel.cat, bell linux-kernel.bell, macros linux-kernel.def)
- * must be the LKMM's; when they are found and differ from Linux 6.1's,
- * lkmmc warns that it checks its built-in 6.1 model, not those files.
+ * must be the LKMM's.  When a configuration file names a .cat or .bell
+ * (or a lock.cat beside the .cat) that differs from Linux 6.1's, or sets a
+ * variant, lkmmc reads that model (models/cat.h: check_options.model_conf)
+ * instead of using its built-in 6.1 one; a .def that differs, or a model
+ * file named on the command line (-model), only gets a warning.
  */
 #include "cli/herd7opts.h"
 
@@ -28,6 +31,7 @@ enum act {
 	TIMEOUT,    /* --timeout */
 	VERBOSE,    /* --stats */
 	CONF,       /* read a configuration file */
+	VARIANT,    /* in a configuration file: read its model */
 	INCLUDE,    /* -I: where to look for configuration and model files */
 	MODEL,      /* must name the LKMM file given as note */
 	THROUGH,    /* only "none", herd7's default: the model filters */
@@ -99,7 +103,7 @@ static const struct herd7_opt table[] = {
 	{"-gv", NONE, REJECT, NO_DOT},
 	{"-evince", NONE, REJECT, NO_DOT},
 	{"-dumpes", BOOL, REJECT, "lkmmc has no event-structure dump (see --dump-ir)"},
-	{"-variant", WORD, REJECT, ONE_MODEL},
+	{"-variant", WORD, VARIANT, ONE_MODEL},
 	{"-mode", WORD, REJECT, ONE_MODEL},
 	{"-machine", WORD, REJECT, ONE_MODEL},
 	{"-libdir", NONE, REJECT, ONE_MODEL},
@@ -181,18 +185,32 @@ static uint64_t fnv_file(const char *path)
 	return h;
 }
 
-/* Warn when path exists and is not Linux 6.1's copy of its LKMM file. */
-static void check_lkmm_file(const char *path, FILE *err)
+/* When path exists and is not Linux 6.1's copy of its LKMM file: in a
+ * configuration file (in_conf), a .cat or .bell makes the configuration's
+ * model be read (opt->model_conf set to "" until read_conf knows its
+ * path); otherwise a warning. */
+static void check_lkmm_file(const char *path, int in_conf,
+			    struct check_options *opt, FILE *err)
 {
 	const char *b = base_name(path);
 	for (size_t k = 0; k < sizeof lkmm61 / sizeof lkmm61[0]; k++) {
 		if (strcmp(b, lkmm61[k].name) != 0)
 			continue;
 		uint64_t h = fnv_file(path);
-		if (h && h != lkmm61[k].fnv)
+		if (!h || h == lkmm61[k].fnv)
+			continue;
+		if (in_conf && strcmp(b, "linux-kernel.def") != 0) {
+			if (!opt->model_conf)
+				opt->model_conf = "";
+		} else if (strcmp(b, "linux-kernel.def") == 0) {
+			fprintf(err, "lkmmc: warning: %s differs from Linux 6.1's; "
+				"lkmmc makes events as Linux 6.1's does, "
+				"not as this file\n", path);
+		} else {
 			fprintf(err, "lkmmc: warning: %s differs from Linux 6.1's; "
 				"lkmmc checks its built-in LKMM of Linux 6.1, "
-				"not this file\n", path);
+				"not this file (see --model)\n", path);
+		}
 	}
 }
 
@@ -259,6 +277,8 @@ static enum herd7_status read_conf(const char *name, struct check_options *opt,
 		}
 	}
 	fclose(f);
+	if (st == HERD7_DONE && opt->model_conf && !*opt->model_conf)
+		opt->model_conf = strdup(path); /* lives as long as the run */
 	return st;
 }
 
@@ -349,15 +369,25 @@ static enum herd7_status apply(const struct herd7_opt *o, const char *val,
 			return HERD7_ERROR;
 		}
 		if (find_file(val, dir, path, sizeof path)) {
-			check_lkmm_file(path, err);
+			check_lkmm_file(path, depth > 0, opt, err);
 			if (strcmp(o->note, "linux-kernel.cat") == 0) {
 				char lock[4200];
 				char *slash = strrchr(path, '/');
 				snprintf(lock, sizeof lock, "%.*slock.cat",
 					 slash ? (int)(slash - path + 1) : 0, path);
-				check_lkmm_file(lock, err);
+				check_lkmm_file(lock, depth > 0, opt, err);
 			}
 		}
+		return HERD7_DONE;
+	case VARIANT:
+		if (depth == 0) {
+			fprintf(err, "lkmmc: %sherd7 option '%s' is not supported on "
+				"the command line: %s (a variant line in a "
+				"configuration file is)\n", where, o->name, o->note);
+			return HERD7_ERROR;
+		}
+		if (!opt->model_conf)
+			opt->model_conf = "";
 		return HERD7_DONE;
 	case THROUGH:
 		if (strcmp(val, "none") == 0)

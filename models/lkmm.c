@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "models/cat.h"
 
 /* Short names so that definitions read like the cat. */
 #define U(a, b) rel_union(rc, a, b)
@@ -232,6 +233,14 @@ static rel_t rcu_order_body(struct rel_ctx *rc, rel_t rcu_order,
 
 static int build(struct encoding *enc, int separate, int rcu_stages,
 		 struct lkmm *m, struct diag *d);
+
+int model_build(struct cat_model *model, struct encoding *enc, int separate,
+		struct lkmm *m, struct diag *d)
+{
+	if (model)
+		return cat_model_build(model, enc, m, d);
+	return lkmm_build(enc, separate, m, d);
+}
 
 int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 	       struct diag *d)

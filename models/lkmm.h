@@ -51,6 +51,14 @@ struct lkmm {
 	Z3_ast rcu_unconverged;  /* lkmm_build_exact: holds iff one more
 				  * rcu-order stage would add a pair (NULL
 				  * when there is no rcu-order) */
+	/* A model read from cat files (models/cat.h) leaves axiom[] and
+	 * flag[] unset and names its own checks instead: */
+	int ncat_axioms;         /* how many axioms the cat has */
+	Z3_ast *cat_axiom;       /* each holds iff that axiom holds */
+	const char **cat_axiom_name; /* their names ("as" or file:line) */
+	int ncat_flags;          /* how many distinct flag names */
+	Z3_ast *cat_flag;        /* each holds iff that flag is raised */
+	const char **cat_flag_name; /* their names, in alphabetical order */
 };
 
 /* Build the model over enc.  With separate, the happens-before,
@@ -75,6 +83,12 @@ int lkmm_build_exact(struct encoding *enc, int rcu_stages, struct lkmm *m,
  * rel_exact_defs() for its closures (see rel.h).  Adds fresh variables;
  * NULL when m was built in separate mode. */
 Z3_ast lkmm_violation(struct encoding *enc, const struct lkmm *m);
+
+struct cat_model;
+/* lkmm_build() for the built-in model when model is NULL, else
+ * cat_model_build() of the read one (models/cat.h). */
+int model_build(struct cat_model *model, struct encoding *enc, int separate,
+		struct lkmm *m, struct diag *d);
 
 const char *lkmm_axiom_name(enum lkmm_axiom a);
 const char *lkmm_flag_name(enum lkmm_flag f);

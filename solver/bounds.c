@@ -76,6 +76,8 @@ static Z3_solver open_solver(const struct check_options *opt, Z3_context z,
 	for (int a = 0; a < AX_COUNT; a++)
 		if (m->axiom[a])
 			Z3_solver_assert(z, s, m->axiom[a]);
+	for (int a = 0; a < m->ncat_axioms; a++)
+		Z3_solver_assert(z, s, m->cat_axiom[a]);
 	if (enc->prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, enc->prog->filter));
 	return s;
@@ -349,7 +351,7 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		if (!enc)
 			return 0;
 		struct lkmm m;
-		if (!lkmm_build(enc, 0, &m, d)) {
+		if (!model_build(opt->model, enc, 0, &m, d)) {
 			encoding_free(enc);
 			return 0;
 		}

@@ -363,7 +363,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	if (!enc)
 		return 0;
 	struct lkmm m;
-	if (!lkmm_build(enc, c->opt.explain, &m, d)) {
+	if (!model_build(c->opt.model, enc, c->opt.explain, &m, d)) {
 		encoding_free(enc);
 		return 0;
 	}
@@ -387,6 +387,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	for (int a = 0; a < AX_COUNT; a++)
 		if (m.axiom[a])
 			Z3_solver_assert(z, s, m.axiom[a]);
+	for (int a = 0; a < m.ncat_axioms; a++)
+		Z3_solver_assert(z, s, m.cat_axiom[a]);
 	if (prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
 	int symmetric = symmetry_break(enc, s);
@@ -408,7 +410,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		exact = 0;
 	} else {
 		double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
-		int done = c->opt.no_cubes ? CUBES_NOT_APPLICABLE
+		/* cubes need the built-in model's violation formula */
+		int done = c->opt.no_cubes || c->opt.model ? CUBES_NOT_APPLICABLE
 			: cubes_enumerate(states, enc, s, p, symmetric, deadline, &cube_stats);
 		if (done == CUBES_NOT_APPLICABLE)
 			done = state_set_enumerate(states, s, deadline);
@@ -431,6 +434,15 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		if (r == Z3_L_UNDEF)
 			ok = timed_out(d, prog, "checking flags");
 		raised[f] = r == Z3_L_TRUE;
+	}
+	int *cat_raised = calloc((size_t)m.ncat_flags + 1, sizeof *cat_raised);
+	for (int f = 0; ok && f < m.ncat_flags; f++) {
+		if (Z3_get_bool_value(z, m.cat_flag[f]) == Z3_L_FALSE)
+			continue;
+		Z3_lbool r = ask(z, s, m.cat_flag[f]);
+		if (r == Z3_L_UNDEF)
+			ok = timed_out(d, prog, "checking flags");
+		cat_raised[f] = r == Z3_L_TRUE;
 	}
 
 	if (c->opt.stats)
@@ -481,6 +493,9 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		for (int f = 0; f < FL_COUNT; f++)
 			if (raised[f])
 				fprintf(out, "Flag %s\n", lkmm_flag_name((enum lkmm_flag)f));
+		for (int f = 0; f < m.ncat_flags; f++)
+			if (cat_raised[f])
+				fprintf(out, "Flag %s\n", m.cat_flag_name[f]);
 		fprintf(out, "Condition %s %s\n", quant_text(prog->quant),
 			prog->cond_text ? prog->cond_text : "");
 		fprintf(out, "Observation %s %s %ld %ld\n", prog->name, obs, pos, neg);
@@ -507,6 +522,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			ok |= CHECK_BOUND_LIMIT;
 	}
 	free(report);
+	free(cat_raised);
 	state_set_free(states);
 	Z3_params_dec_ref(z, p);
 	Z3_solver_dec_ref(z, s);

@@ -16,6 +16,7 @@
 #include "frontend/ir.h"
 
 struct checker;
+struct cat_model;
 
 struct check_options {
 	int unroll;         /* loop bound (herd7's default: 2) */
@@ -33,6 +34,12 @@ struct check_options {
 	int explain;        /* say which axioms forbid an unreachable condition */
 	const char *picture;/* draw the witness/explained execution here */
 	int picture_svg;    /* as SVG (else Graphviz text) */
+	struct cat_model *model; /* --model, -conf: the model read from cat
+			     * files (models/cat.h); NULL: the built-in 6.1
+			     * model.  Not owned. */
+	const char *model_conf; /* -conf: a configuration file naming model
+			     * files other than Linux 6.1's, to be read
+			     * (cli/herd7opts.c); NULL: none */
 };
 
 struct checker *checker_new(const struct check_options *opt);

@@ -139,8 +139,16 @@ static void test_conf(void **state)
 	f = fopen(path, "w");
 	fputs("model linux-kernel.cat\n\nvariant mixed\n", f);
 	fclose(f);
-	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "my.cfg:3: herd7 option '-variant' is not supported"));
+	/* a variant: the configuration's model is read (models/cat.h) */
+	assert_null(opt.model_conf);
+	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_DONE);
+	assert_non_null(opt.model_conf);
+	assert_non_null(strstr(opt.model_conf, "my.cfg"));
+	free((char *)opt.model_conf);
+	opt.model_conf = NULL;
+	const char *wv[] = {"-variant", "lkmmv2", NULL};
+	assert_int_equal(run(wv, &opt, msg, sizeof msg), HERD7_ERROR);
+	assert_non_null(strstr(msg, "not supported on the command line"));
 
 	/* linux-kernel.cfg nowhere to be found: herd7's library copy, ours */
 	const char *w2[] = {"-conf", "linux-kernel.cfg", NULL};
