@@ -62,6 +62,9 @@ struct enc_bound {
 	Z3_ast last_stutter;   /* the last one did */
 	int first_ev, end_ev;  /* events [first_ev, end_ev) of the last
 				* iteration */
+	int spin;              /* 1: not a bound but a path going on after
+				* an iteration without effect (symex.c),
+				* never cut off, dropped from the verdict */
 };
 
 /* An assertion in thread code (IR_ASSERT). */

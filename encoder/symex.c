@@ -14,6 +14,45 @@
  * assumes.  Assertions (IR_ASSERT) are recorded with the condition under
  * which they fail; they do not change the path.  This file creates events
  * only: relations and execution choices are built in execution.c.
+ *
+ * Spin loops (GenMC's "spin-assume", Dartagnan's spin-loop detection): a
+ * path that goes on looping after an iteration without effect is not run
+ * further.  "Without effect" (removable()) means: on that path the
+ * iteration created only marked reads (READ_ONCE, acquire loads, a failed
+ * cmpxchg's read) and fences other than RCU's, no assertion of it failed,
+ * and every register the next iteration or the code after the loop can
+ * read (spin.c) holds what it held when the iteration began.  Why that
+ * keeps exactly the reachable final states and failing assertions:
+ *  - every execution kept is an execution of the program (the loop left
+ *    on an iteration that was run), so nothing is added;
+ *  - take a consistent execution in which such an iteration I is followed
+ *    by another one.  Remove I's events: the rest of the thread runs
+ *    from the same registers, so it makes the same events with the same
+ *    values, addresses and dependencies (minus those on I's reads: its
+ *    registers are dead, only the control dependencies herd7 puts after
+ *    a loop test are lost).  Nothing reads from a read, and no write,
+ *    lock, SRCU or RCU event went, so co is unchanged and rf, fr, po,
+ *    the fences' relations and the dependencies lose edges only.  Every
+ *    LKMM axiom (acyclic hb, pb, rcu-order with its counting over the
+ *    grace periods and critical sections, all kept; empty rmw & (fre;
+ *    coe); sc-per-location) forbids a cycle or a pair built from those
+ *    relations by union, sequence, closure, intersection with static
+ *    relations and "minus id", all monotone, so the smaller execution is
+ *    consistent too.  It has the same final state, passes the filter the
+ *    same way, and fails the same assertions except I's, and I has none
+ *    that fails.  Repeating this leaves an execution whose loop is left
+ *    at the first iteration that does not go on without effect, which is
+ *    encoded.  Plain reads, and reads of a location a plain store may
+ *    write, are not left out: a data race only that read has would lose
+ *    its flag (the flags are the same too).  Nor are reads at an
+ *    address computed at run time.
+ * Such a path is recorded as an enc_bound with spin set: in enc->drop for
+ * the verdict, never a cut-off, and the spin check (bounds.c) asks
+ * whether it can repeat the iteration forever.  Iterations with effects
+ * are unrolled as before, and --unroll counts only those; the older,
+ * weaker "stuttering" test (wrote nothing, every register unchanged) still
+ * tells a cut-off path from a stuttering one where an iteration has events
+ * this rule does not leave out (RCU fences, lock reads, plain reads).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +60,7 @@
 #include "encoder/encoder.h"
 #include "encoder/internal.h"
 #include "common/arena.h"
+#include "encoder/spin.h"
 
 /* A set of read events, sorted, immutable once built. */
 struct deps {
@@ -59,6 +99,8 @@ struct symex {
 	Z3_ast f;                 /* false literal */
 	Z3_ast t;                 /* true literal */
 	Z3_ast stopped;           /* paths of this thread stopped at a bound */
+	const unsigned char *plain_written; /* per location: a plain store may
+				   * write it (spin_plain_written) */
 	int failed;               /* an error was reported */
 };
 
@@ -548,6 +590,46 @@ static Z3_ast stutter(struct symex *sx, const struct state *start,
 	return same ? same : sx->f;
 }
 
+/*
+ * Whether one iteration can be left out of any execution that goes on
+ * looping after it (see "Spin loops" in the header comment): on that path
+ * it created only marked reads and fences other than RCU's, no assertion
+ * of it failed, and the registers the next iteration or the code after
+ * the loop can read (live) are as it found them.
+ */
+static Z3_ast removable(struct symex *sx, const unsigned char *live,
+			const struct state *start, const struct state *end,
+			int first_ev, int first_assert)
+{
+	const unsigned long reads = EVC_BIT(EVC_R) | EVC_BIT(EVC_ONCE) |
+		EVC_BIT(EVC_ACQUIRE);
+	const unsigned long fences = EVC_BIT(EVC_F) | EVC_BIT(EVC_MB) |
+		EVC_BIT(EVC_RMB) | EVC_BIT(EVC_WMB) | EVC_BIT(EVC_BARRIER) |
+		EVC_BIT(EVC_BEFORE_ATOMIC) | EVC_BIT(EVC_AFTER_ATOMIC) |
+		EVC_BIT(EVC_AFTER_SPINLOCK) | EVC_BIT(EVC_AFTER_UNLOCK_LOCK);
+	const unsigned long marked = EVC_BIT(EVC_ONCE) | EVC_BIT(EVC_ACQUIRE);
+	struct encoding *enc = sx->enc;
+	Z3_ast same = sx->t;
+	for (int r = 0; r < sx->th->nregs && same; r++) {
+		Z3_ast a = start->regs[r].v, b = end->regs[r].v;
+		if (live[r] && a != b && !Z3_is_eq_ast(Z(sx), a, b))
+			same = and2(sx, same, Z3_mk_eq(Z(sx), a, b));
+	}
+	for (int e = first_ev; e < enc->n && same; e++) {
+		unsigned long c = enc->ev[e].cls;
+		int loc = enc->ev[e].loc;
+		int ok = (c & EVC_BIT(EVC_R))
+			? !(c & ~reads) && (c & marked) && loc >= 0 &&
+			  !sx->plain_written[loc]
+			: (c & EVC_BIT(EVC_F)) && !(c & ~fences);
+		if (!ok)
+			same = and2(sx, same, Z3_mk_not(Z(sx), enc->ev[e].guard));
+	}
+	for (int a = first_assert; a < enc->nasserts && same; a++)
+		same = and2(sx, same, Z3_mk_not(Z(sx), enc->asserts[a].fails));
+	return same ? same : sx->f;
+}
+
 /* A path still looping at the bound stops there: herd7 drops such
  * executions (enc->drop), bounds.c asks whether any is consistent. */
 static void stop_at_bound(struct symex *sx, struct enc_bound b)
@@ -569,16 +651,34 @@ static void exec_loop(struct symex *sx, struct state *st, const struct ir_instr 
 	struct state cur = copy_state(sx, st);
 	struct enc_bound b = {.loop = in, .thread = sx->th->id,
 			      .stutter_any = sx->f, .last_stutter = sx->f};
+	const unsigned char *live = spin_live_regs(sx->enc->arena, sx->th, in);
 	for (int i = 0; i < sx->unroll && !is_false(sx, cur.guard); i++) {
 		lc.nconts = 0;
 		struct state start = copy_state(sx, &cur);
 		b.first_ev = sx->enc->n;
+		int first_assert = sx->enc->nasserts;
 		exec_block(sx, &cur, &in->then_b);
 		if (sx->failed)
 			break;
 		push_state(sx, &lc.conts, &lc.nconts, &lc.ccap, cur);
 		cur = merge(sx, lc.conts, lc.nconts);
 		b.end_ev = sx->enc->n;
+		/* A path that goes on after an iteration without effect is a
+		 * longer copy of one that left the loop later: it is not run
+		 * further, only kept for the spin check (bounds.c). */
+		Z3_ast rm = removable(sx, live, &start, &cur, b.first_ev, first_assert);
+		Z3_ast spin = and2(sx, cur.guard, rm);
+		if (!is_false(sx, spin)) {
+			stop_at_bound(sx, (struct enc_bound){
+				.loop = in, .thread = sx->th->id, .spin = 1,
+				.reach = spin, .stutter_any = sx->t,
+				.last_stutter = sx->t, .first_ev = b.first_ev,
+				.end_ev = b.end_ev});
+			cur.guard = rel_is_true(&sx->enc->rc, rm) ? NULL
+				: and2(sx, cur.guard, Z3_mk_not(Z(sx), rm));
+			if (!cur.guard)
+				cur.guard = sx->f;
+		}
 		b.last_stutter = stutter(sx, &start, &cur, b.first_ev);
 		b.stutter_any = or_lit(sx, b.stutter_any, b.last_stutter);
 	}
@@ -762,6 +862,7 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 	sx.f = Z3_mk_false(enc->z);
 	sx.t = Z3_mk_true(enc->z);
 	sx.stopped = sx.f;
+	sx.plain_written = spin_plain_written(enc->arena, enc->prog);
 	struct state st;
 	st.guard = sx.t;
 	st.regs = arena_alloc(enc->arena, sizeof(struct regval) * (size_t)(th->nregs ? th->nregs : 1));

@@ -12,7 +12,10 @@
  *               execution with one is the same as a shorter one the bound
  *               covers.  Such a cut-off path means the verdict misses
  *               executions: warn (try --unroll N+1).
- *   spinning    a path whose last iteration stuttered while every read in it
+ *               Paths after an iteration without effect (symex.c, "spin
+ *               loops") are recorded too, never as cut off.
+ *   spinning    a path whose last iteration stuttered (or had no effect)
+ *               while every read in it
  *               saw the final value of its location can repeat it forever:
  *               no later write will let it out.  When every path stopped at
  *               a bound in an execution is such a path, those threads hang
@@ -20,6 +23,9 @@
  *               not a hang: a later iteration may read a newer one, which
  *               the shorter execution covers; and while another thread is
  *               only cut short, the final values are not final yet.)
+ * Each finding is first asked for all sites at once under symmetry
+ * breaking (symmetry.h; the question is invariant under renaming
+ * interchangeable threads): "none" ends it, the usual and costly answer.
  * --unroll auto re-encodes the test with bounds 2, 3, ... until no path is
  * cut off.  This file asks and reports; it does not print the verdict.
  */
@@ -30,7 +36,9 @@
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
 #include "solver/check.h"
+#include "common/clock.h"
 #include "solver/execution.h"
+#include "solver/symmetry.h"
 
 static int block_has(const struct ir_block *b, enum ir_op op)
 {
@@ -227,9 +235,10 @@ static void stopped(const struct execution *x, const struct encoding *enc, FILE 
 		for (int j = 0; j < i; j++)
 			first &= enc->bounds[j].loop != b->loop || enc->bounds[j].thread != b->thread;
 		if (first && execution_holds(x, b->reach))
-			fprintf(out, "  P%d stops at the bound in its loop at line %d "
+			fprintf(out, "  P%d %s in its loop at line %d "
 				"(the final values of its registers above mean nothing)\n",
-				b->thread, b->loop->pos.line);
+				b->thread, b->spin ? "spins" : "stops at the bound",
+				b->loop->pos.line);
 	}
 }
 
@@ -240,6 +249,19 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		enum finding f, int unroll, int executions, FILE *out, FILE *err)
 {
 	int any = 0;
+	if (Z3_get_bool_value(z, Z3_simplify(z, any_left(z, s, n))) == Z3_L_FALSE)
+		return 0; /* no site at all, or none reachable on any path */
+	/* The question for all sites at once is invariant under renaming
+	 * interchangeable threads (symmetry.h), so it may first be asked of
+	 * one order of them: "none" is then the answer (the usual one, and
+	 * the costly one to prove); otherwise each site is looked for
+	 * without the symmetry, as every site is reported. */
+	Z3_solver_push(z, slv);
+	int sym = symmetry_break(enc, slv);
+	Z3_lbool first = sym ? ask(z, slv, any_left(z, s, n)) : Z3_L_TRUE;
+	Z3_solver_pop(z, slv, 1);
+	if (first == Z3_L_FALSE)
+		return 0;
 	for (;;) {
 		Z3_lbool r = ask(z, slv, any_left(z, s, n));
 		if (r == Z3_L_UNDEF)
@@ -284,6 +306,8 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 		abort();
 	Z3_solver slv = open_solver(opt, z, enc, m);
 	int found = 0, n, r;
+	double t[4];
+	t[0] = clock_now();
 
 	n = 0;
 	for (int i = 0; i < enc->nasserts; i++)
@@ -293,6 +317,7 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_ASSERT_FAILS : 0;
 	if (r == 0 && n > 0)
 		fprintf(out, "Assertions: none of %d can fail\n\n", n);
+	t[1] = clock_now();
 
 	n = 0;
 	for (int i = 0; i < enc->nbounds; i++)
@@ -300,6 +325,7 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 			     cut_off(enc, &enc->bounds[i]));
 	r = find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
+	t[2] = clock_now();
 
 	/* A hang is an execution where every path stopped at a bound spins
 	 * for good: one still making progress, or stuttering on a value that
@@ -314,6 +340,11 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 			     and2(z, enc->bounds[i].reach, all_spin));
 	r = find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
+	t[3] = clock_now();
+	if (opt->stats)
+		fprintf(stderr, "stats: bounds: %d loop records, %d assertions; "
+			"assertions %.3fs, unwinding %.3fs, spinning %.3fs\n",
+			enc->nbounds, enc->nasserts, t[1] - t[0], t[2] - t[1], t[3] - t[2]);
 
 	if (found & BOUNDS_UNKNOWN)
 		fprintf(err, "%s: warning: the assertion/unwinding check gave up "

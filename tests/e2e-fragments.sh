@@ -20,6 +20,10 @@
 #    with exit 4.
 # 4. Assertions without a final condition, WARN_ON's value, exit statuses
 #    over several files, and output the kernel's scripts still judge.
+# 5. Spin loops (tests/bounds/spin-*.litmus, bench's ticket lock of 4
+#    threads): an iteration without effect is left out, so no unwinding
+#    warning at the default bound; a thread that spins forever is still
+#    reported as a hang.
 # One line per failure, then "N passed, N failed"; exit 1 on any failure.
 #
 # Environment: LKMMC  the binary (default ./lkmmc)
@@ -160,6 +164,38 @@ grep -q "bad.litmus:3:14: error: 'BUG_ON' takes 1 argument but 0 are given" "$tm
 run "$tmp/out" "$tmp/err" --unroll 3 tests/bounds/unwind-counter.litmus
 [ "$(grep -c '^Observation' "$tmp/out")" = 1 ] || fail "kernel scripts: not exactly one Observation line"
 ! grep -q '!!!' "$tmp/out" "$tmp/err" || fail "kernel scripts: '!!!' in the output"
+done_test
+
+# --- 5. spin loops: iterations without effect are left out -----------------
+t=tests/bounds/spin-stale.litmus
+ok=1
+run "$tmp/out" "$tmp/err" "$t" || fail "spin-stale: exit status $?"
+[ ! -s "$tmp/err" ] || fail "spin-stale: warning at the default bound: $(head -1 "$tmp/err")"
+[ "$(observation "$tmp/out")" = "Never 0 1" ] || fail "spin-stale: $(observation "$tmp/out"), expected Never 0 1"
+grep -qx '1:r0=1;' "$tmp/out" || fail "spin-stale: the state 1:r0=1 is missing"
+! grep -q '^Loop ' "$tmp/out" || fail "spin-stale: 'Loop' at the default bound"
+grep -q '^Unwinding: bound 2: no consistent execution needs more iterations' "$tmp/out" ||
+	fail "spin-stale: no 'Unwinding: bound 2' line"
+run "$tmp/out" "$tmp/err" --unroll auto "$t" || fail "spin-stale: exit status $? with --unroll auto"
+grep -q '^Unwinding: --unroll auto chose 2:' "$tmp/out" || fail "spin-stale: --unroll auto did not stay at 2"
+done_test
+t=tests/bounds/spin-hang.litmus
+ok=1
+run "$tmp/out" "$tmp/err" "$t"
+rc=$?
+[ $rc -eq 3 ] || fail "spin-hang: exit status $rc, expected 3"
+[ "$(observation "$tmp/out")" = "Never 0 0" ] || fail "spin-hang: $(observation "$tmp/out"), expected Never 0 0"
+grep -q '^Spins forever: P1 line 28 ' "$tmp/out" || fail "spin-hang: no 'Spins forever: P1 line 28'"
+grep -q "^$t:28:2: warning: P1 spins forever at line 28" "$tmp/err" || fail "spin-hang: no located hang warning"
+! grep -q 'unwinding bound reached' "$tmp/err" || fail "spin-hang: unwinding warning for a loop without effect"
+grep -q '^  P1 spins in its loop at line 28' "$tmp/out" || fail "spin-hang: the execution does not say P1 spins"
+done_test
+# the issue's ticket lock of 4 threads needed --unroll auto (3) before
+ok=1
+bash bench/gen-families.sh --out "$tmp/locks" --families ticket --n 4 >/dev/null || fail "gen-families: ticket"
+run "$tmp/out" "$tmp/err" "$tmp/locks/ticket-04.litmus" || fail "ticket-04: exit status $?"
+[ "$(observation "$tmp/out")" = "Never 0 1" ] || fail "ticket-04: $(observation "$tmp/out"), expected Never 0 1"
+[ ! -s "$tmp/err" ] || fail "ticket-04: warning at the default bound: $(head -1 "$tmp/err")"
 done_test
 
 echo "$passed passed, $failed failed"
