@@ -75,7 +75,8 @@ struct enc_assert {
 };
 
 struct encoder_options {
-	int unroll; /* loop iterations kept (herd7's default is 2) */
+	int unroll;      /* loop iterations kept (herd7's default is 2) */
+	double deadline; /* --timeout: rc.deadline of the encoding (0: none) */
 };
 
 struct encoding {

@@ -492,6 +492,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	enc->drop = Z3_mk_ast_vector(z);
 	Z3_ast_vector_inc_ref(z, enc->drop);
 	rel_ctx_init(&enc->rc, z, 0, NULL, enc->arena);
+	enc->rc.deadline = opt->deadline;
 	enc->final_reg = arena_alloc(enc->arena, sizeof(Z3_ast *) * (size_t)(prog->nthreads ? prog->nthreads : 1));
 
 	add_initial_writes(enc);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/clock.h"
 
 #define AT(r, a, b) REL_AT(r, rc->n, a, b)
 
@@ -300,13 +301,24 @@ rel_t rel_diff(struct rel_ctx *rc, rel_t a, rel_t b)
 	return r;
 }
 
+/* Past the deadline (--timeout): the costly operations stop early and
+ * the caller reports a time-out instead of asking anything. */
+static int gave_up(struct rel_ctx *rc)
+{
+	if (!rc->expired && clock_past(rc->deadline))
+		rc->expired = 1;
+	return rc->expired;
+}
+
 rel_t rel_seq(struct rel_ctx *rc, rel_t a, rel_t b)
 {
 	int n = rc->n;
 	rel_t r = rel_new(rc);
+	if (gave_up(rc))
+		return r;
 	int *mid = malloc(sizeof(int) * (size_t)n);
 	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)n);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !(i % 16 == 15 && gave_up(rc)); i++) {
 		int k = 0;
 		for (int c = 0; c < n; c++)
 			if (AT(a, i, c))
@@ -419,6 +431,8 @@ static unsigned char *may_closure(struct rel_ctx *rc, rel_t a)
 rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
 {
 	int n = rc->n;
+	if (gave_up(rc))
+		return rel_new(rc);
 	unsigned char *may = may_closure(rc, a);
 	rel_t r = rel_new(rc);
 	for (int i = 0; i < n; i++)
@@ -450,6 +464,8 @@ rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name)
 {
 	/* Rows of a* for the events of from only: Y ⊇ [from] and Y;a ⊆ Y. */
 	int n = rc->n;
+	if (gave_up(rc))
+		return rel_new(rc);
 	unsigned char *may = may_closure(rc, a);
 	rel_t r = rel_new(rc);
 	for (int i = 0; i < n; i++) {

@@ -40,6 +40,11 @@ struct rel_ctx {
 	Z3_ast *horn_lhs;       /* Horn clauses lhs => var defining closures */
 	Z3_ast *horn_var;       /* (their variables, in creation order) */
 	int nhorn, horn_cap;    /* count, capacity */
+	double deadline;        /* CLOCK_MONOTONIC seconds (common/clock.h)
+				 * after which sequence and closure give up
+				 * with partial results; 0: never */
+	int expired;            /* 1 once one did: what was built since is
+				 * incomplete and must not be asked */
 };
 
 typedef Z3_ast *set_t; /* n formulas, NULL = false */

@@ -323,7 +323,8 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     cut_off(enc, &enc->bounds[i]));
-	r = find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, out, err);
+	/* After a time-out the next questions would time out too. */
+	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
 	t[2] = clock_now();
 
@@ -338,7 +339,7 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     and2(z, enc->bounds[i].reach, all_spin));
-	r = find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, out, err);
+	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
 	if (opt->stats)

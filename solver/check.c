@@ -26,6 +26,7 @@
 #include "solver/explain.h"
 #include "solver/states.h"
 #include "solver/symmetry.h"
+#include "solver/watchdog.h"
 
 struct checker {
 	struct check_options opt; /* options for every test */
@@ -34,6 +35,11 @@ struct checker {
 
 static void on_z3_error(Z3_context z, Z3_error_code e)
 {
+	/* After --timeout's interrupt (watchdog.h) Z3 refuses to push or
+	 * check ("canceled"); every query then answers "unknown", which is
+	 * reported as the time-out. */
+	if (strstr(Z3_get_error_msg(z, e), "canceled"))
+		return;
 	/* Z3 errors are bugs in lkmmc, not in the test: fail loudly. */
 	fprintf(stderr, "lkmmc: internal Z3 error: %s\n", Z3_get_error_msg(z, e));
 	abort();
@@ -215,7 +221,10 @@ static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 	Z3_context z = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
 	Z3_set_error_handler(z, on_z3_error);
+	struct watchdog *w = watchdog_start(z, c->opt.timeout_ms
+		? t0 + c->opt.timeout_ms / 1000.0 : 0);
 	int ok = run_in(c, z, prog, out, d, t0, mode, retry);
+	watchdog_stop(w);
 	Z3_del_context(z);
 	return ok;
 }
@@ -356,7 +365,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		  FILE *out, struct diag *d, double t0, enum arith_mode mode,
 		  int *retry)
 {
-	struct encoder_options eopt = {.unroll = c->opt.unroll};
+	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
+	struct encoder_options eopt = {.unroll = c->opt.unroll, .deadline = deadline};
 	if (c->opt.unroll_auto && !bounds_auto_unroll(&c->opt, z, prog, &eopt.unroll, d))
 		return 0;
 	struct encoding *enc = encode_program(z, prog, &eopt, d);
@@ -368,6 +378,10 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		return 0;
 	}
 	double t_enc = clock_now();
+	if (enc->rc.expired || clock_past(deadline)) {
+		encoding_free(enc);
+		return timed_out(d, prog, "encoding the test");
+	}
 
 	/* The plain SMT core: the default solver's tactic set-up costs 10 ms. */
 	Z3_solver s = Z3_mk_simple_solver(z);
@@ -409,7 +423,6 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		neg = no == Z3_L_TRUE;
 		exact = 0;
 	} else {
-		double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
 		/* cubes need the built-in model's violation formula */
 		int done = c->opt.no_cubes || c->opt.model ? CUBES_NOT_APPLICABLE
 			: cubes_enumerate(states, enc, s, p, symmetric, deadline, &cube_stats);
@@ -469,6 +482,10 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, rep, c->err);
 		fclose(rep);
 	}
+	/* Relations built past the deadline (cubes' exact model) are
+	 * incomplete: nothing asked of them is printed. */
+	if (ok && enc->rc.expired)
+		ok = timed_out(d, prog, "building relations");
 	if (ok) {
 		/* The proposition's counts; ~exists prints the negation's. */
 		int validated;

@@ -24,6 +24,7 @@
 #    threads): an iteration without effect is left out, so no unwinding
 #    warning at the default bound; a thread that spins forever is still
 #    reported as a hang.
+# 6. --timeout 2 ends a lock program that runs far longer, with the error.
 # One line per failure, then "N passed, N failed"; exit 1 on any failure.
 #
 # Environment: LKMMC  the binary (default ./lkmmc)
@@ -196,6 +197,17 @@ bash bench/gen-families.sh --out "$tmp/locks" --families ticket --n 4 >/dev/null
 run "$tmp/out" "$tmp/err" "$tmp/locks/ticket-04.litmus" || fail "ticket-04: exit status $?"
 [ "$(observation "$tmp/out")" = "Never 0 1" ] || fail "ticket-04: $(observation "$tmp/out"), expected Never 0 1"
 [ ! -s "$tmp/err" ] || fail "ticket-04: warning at the default bound: $(head -1 "$tmp/err")"
+done_test
+
+# --- 6. --timeout ends a slow test (loosely: well within 10 times it) -------
+ok=1
+bash bench/gen-families.sh --out "$tmp/locks" --families mcs --n 6 >/dev/null || fail "gen-families: mcs"
+start=$SECONDS
+run "$tmp/out" "$tmp/err" --timeout 2 "$tmp/locks/mcs-06.litmus"
+rc=$?
+[ $rc -eq 1 ] || fail "timeout: exit status $rc, expected 1"
+grep -q 'mcs-06.litmus: error: solver gave up while' "$tmp/err" || fail "timeout: no time-out error: $(head -1 "$tmp/err")"
+[ $((SECONDS - start)) -le 20 ] || fail "timeout: --timeout 2 took $((SECONDS - start)) s"
 done_test
 
 echo "$passed passed, $failed failed"
