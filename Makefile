@@ -6,6 +6,8 @@
 #   make check    build and run every test (unit + end-to-end)
 #   make asan     build ./lkmmc-asan with AddressSanitizer + UBSan
 #   make conformance   compare with herd7's answers in ../shared (long)
+#   make conformance-deps  the same on ../shared/deps (1,000 tests of
+#                 dependencies through registers and branches; ~1 min)
 #   make bench    time lkmmc (and herd7, or its recorded times) on the
 #                 scaling families: table, build/bench/results.csv and
 #                 scaling.png; BENCH_ARGS="..." passes bench/bench.sh options
@@ -36,7 +38,7 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
 DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
 	libcmocka-dev graphviz linux-source gnuplot-nox time
 
-.PHONY: all deps kernel-tree demo check unit e2e asan conformance bench clean \
+.PHONY: all deps kernel-tree demo check unit e2e asan conformance conformance-deps bench clean \
 	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
 all: lkmmc
 
@@ -120,6 +122,9 @@ asan:
 
 conformance: lkmmc
 	@bash bench/conformance.sh
+
+conformance-deps: lkmmc
+	@bash bench/conformance-deps.sh --timeout 20
 
 # The default run: every family at N = 2..8, 10, 12, ... 24, full and exists-only,
 # 3 repetitions, 10 s per run (about 5 minutes here; nice'd).

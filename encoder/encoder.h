@@ -49,6 +49,7 @@ struct event {
 	int *data_dep, ndata_dep; /* reads whose values reach the stored value */
 	Z3_ast *data_dep_cond;    /* when each does (NULL array/entry: always) */
 	int *ctrl_dep, nctrl_dep; /* reads deciding a branch this event is in */
+	Z3_ast *ctrl_dep_cond;    /* when each does (NULL array/entry: always) */
 };
 
 /* A loop still running when its unroll bound is reached, on some path.

@@ -140,8 +140,9 @@ static void build_static(struct encoding *enc)
 			}
 		for (int i = 0; i < x->nctrl_dep; i++) {
 			int r = x->ctrl_dep[i];
+			Z3_ast c = x->ctrl_dep_cond && x->ctrl_dep_cond[i] ? x->ctrl_dep_cond[i] : rc->t;
 			if (r < a)
-				REL_AT(enc->ctrl, n, r, a) = rel_and2(rc, enc->guard[r], x->guard);
+				REL_AT(enc->ctrl, n, r, a) = rel_and2(rc, rel_and2(rc, enc->guard[r], x->guard), c);
 		}
 	}
 }

@@ -69,9 +69,22 @@ struct deps {
 	int n;         /* how many */
 };
 
+/* herd7 computes dependencies from the event graph of one path: data
+ * flow (addr, data) is value flow through registers and arithmetic; ctrl
+ * runs from the reads a branch condition depends on to the events inside
+ * the branch, where a register written inside a branch counts as one of
+ * those events, so a condition on it later is ctrl-dependent on the
+ * first branch's reads too (its value need not come from them: `if (r0)
+ * t = 1; else t = 0; if (t) W` orders W after r0's read).  Such control
+ * reads never become data or addr: `WRITE_ONCE(*y, t)` after the join
+ * depends on nothing.  Hence two sets per register, each path-sensitive
+ * (an entry's condition says on which paths it holds). */
 struct regval {
 	Z3_ast v;       /* symbolic value */
-	struct deps d;  /* reads it depends on */
+	struct deps d;  /* reads its value flows from (addr, data, ctrl) */
+	struct deps t;  /* reads deciding the branches that assigned it, or
+			 * that of the registers it was computed from (ctrl
+			 * only) */
 };
 
 struct state {
@@ -105,6 +118,8 @@ struct symex {
 };
 
 static Z3_context Z(struct symex *sx) { return sx->enc->z; }
+
+static const struct deps deps_none; /* no read */
 
 static struct deps deps_union(struct symex *sx, struct deps a, struct deps b)
 {
@@ -145,6 +160,32 @@ static struct deps deps_when(struct symex *sx, struct deps a, Z3_ast g)
 	for (int i = 0; i < a.n; i++)
 		r.cond[i] = rel_and2(&sx->enc->rc, a.cond && a.cond[i] ? a.cond[i] : sx->enc->rc.t, g);
 	return r;
+}
+
+/* Whether two dependency sets are the same (the same reads, each under
+ * the same condition). */
+static int deps_same(struct deps a, struct deps b)
+{
+	if (a.n != b.n)
+		return 0;
+	if (a.ids == b.ids && a.cond == b.cond)
+		return 1;
+	for (int i = 0; i < a.n; i++) {
+		Z3_ast ca = a.cond ? a.cond[i] : NULL, cb = b.cond ? b.cond[i] : NULL;
+		if (a.ids[i] != b.ids[i] || ca != cb)
+			return 0;
+	}
+	return 1;
+}
+
+/* a on the paths where g holds, b on the others (a merge after an if). */
+static struct deps deps_merge(struct symex *sx, struct deps a, struct deps b,
+			      Z3_ast g)
+{
+	if (deps_same(a, b))
+		return a;
+	return deps_union(sx, deps_when(sx, a, g),
+			  deps_when(sx, b, Z3_mk_not(Z(sx), g)));
 }
 
 static struct deps deps_one(struct symex *sx, int e)
@@ -242,6 +283,7 @@ static struct regval eval(struct symex *sx, struct state *st,
 	case IR_E_UNARY: {
 		struct regval a = eval(sx, st, e->a);
 		r.d = a.d;
+		r.t = a.t;
 		switch ((enum ir_unop)e->op) {
 		case IR_NEG:
 			r.v = Z3_mk_unary_minus(z, a.v);
@@ -265,6 +307,8 @@ static struct regval eval(struct symex *sx, struct state *st,
 		/* Like an if: each arm's reads count only when that arm is taken. */
 		r.d = deps_union(sx, a.d, deps_union(sx, deps_when(sx, b.d, pick_b),
 			deps_when(sx, c.d, Z3_mk_not(z, pick_b))));
+		r.t = deps_union(sx, a.t, deps_union(sx, deps_when(sx, b.t, pick_b),
+			deps_when(sx, c.t, Z3_mk_not(z, pick_b))));
 		return r;
 	}
 	case IR_E_BINARY:
@@ -273,6 +317,7 @@ static struct regval eval(struct symex *sx, struct state *st,
 	struct regval a = eval(sx, st, e->a);
 	struct regval b = eval(sx, st, e->b);
 	r.d = deps_union(sx, a.d, b.d);
+	r.t = deps_union(sx, a.t, b.t);
 	Z3_ast ab[2] = {a.v, b.v};
 	switch ((enum ir_binop)e->op) {
 	case IR_ADD: r.v = Z3_mk_add(z, 2, ab); break;
@@ -325,6 +370,7 @@ static int new_event(struct symex *sx, Z3_ast guard, unsigned long cls,
 	ev->instr = in;
 	ev->rmw_peer = -1;
 	ev->ctrl_dep = sx->ctrl.ids;
+	ev->ctrl_dep_cond = sx->ctrl.cond;
 	ev->nctrl_dep = sx->ctrl.n;
 	return e;
 }
@@ -399,12 +445,17 @@ static void pair(struct symex *sx, int r, int w)
 	sx->enc->ev[w].rmw_peer = r;
 }
 
-static void set_reg(struct state *st, int reg, Z3_ast v, struct deps d)
+/* Assign a register: value v flowing from the reads d, computed from
+ * registers whose control reads are t; inside branches, the reads deciding
+ * them join t (see struct regval). */
+static void set_reg(struct symex *sx, struct state *st, int reg, Z3_ast v,
+		    struct deps d, struct deps t)
 {
 	if (reg < 0)
 		return;
 	st->regs[reg].v = v;
 	st->regs[reg].d = d;
+	st->regs[reg].t = deps_union(sx, t, sx->ctrl);
 }
 
 static Z3_ast arith(struct symex *sx, enum ir_binop op, Z3_ast a, Z3_ast b)
@@ -457,7 +508,7 @@ static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in
 		if (mb)
 			fence_event(sx, gs, EVC_MB, in);
 		struct deps d = deps_union(sx, deps_one(sx, rs), deps_one(sx, rf));
-		set_reg(st, in->dst, res, d);
+		set_reg(sx, st, in->dst, res, d, deps_none);
 		return;
 	}
 
@@ -489,9 +540,9 @@ static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in
 	if (mb)
 		fence_event(sx, g, EVC_MB, in);
 	if (in->rmw == IR_RMW_OP_RETURN)
-		set_reg(st, in->dst, res, deps_union(sx, rd, b.d));
+		set_reg(sx, st, in->dst, res, deps_union(sx, rd, b.d), b.t);
 	else
-		set_reg(st, in->dst, res, rd);
+		set_reg(sx, st, in->dst, res, rd, deps_none);
 }
 
 static const enum ev_class fence_class[] = {
@@ -508,7 +559,7 @@ static void do_lock(struct symex *sx, Z3_ast g, const struct ir_instr *in,
 		    struct regval addr)
 {
 	int r = read_event(sx, g, EVC_BIT(EVC_LKR), in, addr);
-	struct regval one = {mk_int(sx, 1), {0}};
+	struct regval one = {.v = mk_int(sx, 1)};
 	int w = write_event(sx, g, EVC_BIT(EVC_LKW), in, addr, one);
 	/* LKW is a write but lock.cat keeps it apart from W until co is
 	 * built; execution.c handles lock events itself. */
@@ -544,14 +595,12 @@ static struct state merge(struct symex *sx, struct state *s, int k)
 	for (int i = live - 2; i >= 0; i--) {
 		for (int r = 0; r < sx->th->nregs; r++) {
 			struct regval a = s[i].regs[r], b = m.regs[r];
-			if (a.v != b.v && !Z3_is_eq_ast(Z(sx), a.v, b.v)) {
+			if (a.v != b.v && !Z3_is_eq_ast(Z(sx), a.v, b.v))
 				m.regs[r].v = Z3_mk_ite(Z(sx), s[i].guard, a.v, b.v);
-				/* path-sensitive: each side's reads count on its path */
-				m.regs[r].d = deps_union(sx, deps_when(sx, a.d, s[i].guard),
-							 deps_when(sx, b.d, Z3_mk_not(Z(sx), s[i].guard)));
-			} else {
-				m.regs[r].d = deps_union(sx, a.d, b.d);
-			}
+			/* Path-sensitive: each side's reads count on its own path,
+			 * also when both sides computed the same value. */
+			m.regs[r].d = deps_merge(sx, a.d, b.d, s[i].guard);
+			m.regs[r].t = deps_merge(sx, a.t, b.t, s[i].guard);
 		}
 		g = rel_or2(&sx->enc->rc, s[i].guard, g);
 	}
@@ -702,13 +751,13 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 	switch (in->op) {
 	case IR_ASSIGN: {
 		struct regval v = eval(sx, st, in->a);
-		set_reg(st, in->dst, v.v, v.d);
+		set_reg(sx, st, in->dst, v.v, v.d, v.t);
 		return;
 	}
 	case IR_LOAD: {
 		struct regval a = eval(sx, st, in->a);
 		int e = read_event(sx, g, order_class(in->order, 1), in, a);
-		set_reg(st, in->dst, sx->enc->ev[e].val, deps_one(sx, e));
+		set_reg(sx, st, in->dst, sx->enc->ev[e].val, deps_one(sx, e), deps_none);
 		return;
 	}
 	case IR_STORE: {
@@ -728,7 +777,7 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		return;
 	case IR_UNLOCK: {
 		struct regval a = eval(sx, st, in->a);
-		struct regval zero = {mk_int(sx, 0), {0}};
+		struct regval zero = {.v = mk_int(sx, 0)};
 		write_event(sx, g, EVC_BIT(EVC_UL), in, a, zero);
 		return;
 	}
@@ -739,8 +788,8 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		int lf = read_event(sx, and2(sx, g, Z3_mk_not(z, succ)),
 				    EVC_BIT(EVC_LF), in, a);
 		int lkr = lf - 2;
-		set_reg(st, in->dst, b2i(sx, succ),
-			deps_union(sx, deps_one(sx, lkr), deps_one(sx, lf)));
+		set_reg(sx, st, in->dst, b2i(sx, succ),
+			deps_union(sx, deps_one(sx, lkr), deps_one(sx, lf)), deps_none);
 		return;
 	}
 	case IR_ISLOCKED: {
@@ -749,8 +798,8 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		int rl = read_event(sx, and2(sx, g, held), EVC_BIT(EVC_RL), in, a);
 		int ru = read_event(sx, and2(sx, g, Z3_mk_not(z, held)),
 				    EVC_BIT(EVC_RU), in, a);
-		set_reg(st, in->dst, b2i(sx, held),
-			deps_union(sx, deps_one(sx, rl), deps_one(sx, ru)));
+		set_reg(sx, st, in->dst, b2i(sx, held),
+			deps_union(sx, deps_one(sx, rl), deps_one(sx, ru)), deps_none);
 		return;
 	}
 	case IR_SRCU_LOCK: {
@@ -760,7 +809,7 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		/* herd7 returns a constant unique to the call site. */
 		Z3_ast v = mk_int(sx, e);
 		sx->enc->ev[e].val = v;
-		set_reg(st, in->dst, v, (struct deps){0});
+		set_reg(sx, st, in->dst, v, deps_none, deps_none);
 		return;
 	}
 	case IR_SRCU_UNLOCK: {
@@ -781,7 +830,7 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		struct regval c = eval(sx, st, in->a);
 		Z3_ast cond = Z3_simplify(z, nonzero(sx, c.v));
 		struct deps saved = sx->ctrl;
-		sx->ctrl = deps_union(sx, saved, c.d);
+		sx->ctrl = deps_union(sx, saved, deps_union(sx, c.d, c.t));
 		int before = sx->loop ? sx->loop->nexits + sx->loop->nconts : 0;
 		struct state s[2];
 		s[0] = copy_state(sx, st);

@@ -4,7 +4,19 @@
 set -u
 cd "$(dirname "$0")/.."
 status=0
-for t in tests/e2e-frontend.sh tests/e2e-litmus.sh tests/e2e-explain.sh tests/e2e-kmod.sh tests/e2e-fragments.sh tests/e2e-bench.sh tests/e2e-batch.sh tests/e2e-cubes.sh tests/e2e-cat.sh; do
+# One script a line, so that adding one touches one line.
+for t in \
+	tests/e2e-frontend.sh \
+	tests/e2e-litmus.sh \
+	tests/e2e-explain.sh \
+	tests/e2e-kmod.sh \
+	tests/e2e-fragments.sh \
+	tests/e2e-bench.sh \
+	tests/e2e-batch.sh \
+	tests/e2e-cubes.sh \
+	tests/e2e-cat.sh \
+	tests/e2e-deps.sh \
+; do
 	if [ -f "$t" ]; then
 		echo "== $t"
 		bash "$t" || status=1
