@@ -19,8 +19,9 @@
 #                     oracle-6.12 with --lkmmc-args "--model .../6.12/...")
 #   --lkmmc-args A    more lkmmc options, split on blanks (folders in them
 #                     are made absolute: lkmmc runs from the corpus)
-#   --parse FILE      only print FILE (herd7-format output) as one TSV line:
-#                     verdict pos neg ok_no flags nstates states name kind loop
+#   --parse FILE...   only print each FILE (herd7-format output) as one TSV
+#                     line: verdict pos neg ok_no flags nstates states name
+#                     kind loop
 #
 # Environment: LKMMC, the binary to test (default ./lkmmc).
 #
@@ -74,8 +75,10 @@ END { flush() }
 '
 
 if [ "${1:-}" = "--parse" ]; then
-	[ $# -eq 2 ] || { echo "usage: $0 --parse FILE" >&2; exit 2; }
-	exec awk "$HERD_PARSE" "$2"
+	[ $# -ge 2 ] || { echo "usage: $0 --parse FILE..." >&2; exit 2; }
+	shift
+	for f; do awk "$HERD_PARSE" "$f" || exit 1; done
+	exit 0
 fi
 
 # Worker mode (run by xargs): run lkmmc on one corpus test, leave a record.
@@ -243,6 +246,7 @@ NR == FNR {                                    # summary.tsv
 	path = $1; st = $2; rc = $3; secs = $4
 	v = $5; p = $6; n = $7; ok = $8; fl = $9; ns = $10; sts = $11; msg = $15
 	cat = hs[path]; folder = path; sub(/\/.*/, "", folder)
+	if (folder !~ /^(auto|luc|manual)$/) folder = "other"   # another corpus
 	cats[cat] = 1; folders[folder] = 1
 	kinds = ""; wn = 0; note = ""
 	tot[cat, folder]++; lsec[cat, folder] += secs; hsecs[cat, folder] += hsec[path]
@@ -294,7 +298,7 @@ NR == FNR {                                    # summary.tsv
 }
 END {
 	nk = split("agree disagree unjudged states order verdict ok/no flags lkmmc-error lkmmc-timeout/crash wrong-never rejected answered still-timeout", K, " ")
-	nc = split("ok timeout error", C, " "); nf = split("auto luc manual", F, " ")
+	nc = split("ok timeout error", C, " "); nf = split("auto luc manual other", F, " ")
 	printf "%-16s %6s", "category/folder", "tests"
 	for (k = 1; k <= nk; k++) printf " %s", K[k]
 	printf " %12s %12s\n", "lkmmc-secs", "herd7-secs"

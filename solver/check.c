@@ -13,8 +13,10 @@
  */
 #include "solver/check.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
@@ -231,6 +233,36 @@ static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 
 static enum arith_mode first_mode(const struct ir_program *prog);
 
+/* Z3's difference-logic solver prints "(smt.diff_logic: non-diff logic
+ * expression ...)" on the process's standard error when it meets a term
+ * outside its fragment, whatever its warning setting; the attempt is then
+ * redone with general arithmetic, so the message is noise.  Standard error
+ * goes to /dev/null during that attempt (lkmmc's own messages of the
+ * attempt go to a buffer, not to the descriptor).  Returns the saved
+ * descriptor for quiet_end, or -1 when nothing was redirected. */
+static int quiet_begin(void)
+{
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		saved = -1;
+	}
+	if (null >= 0)
+		close(null);
+	return saved;
+}
+
+static void quiet_end(int saved)
+{
+	if (saved < 0)
+		return;
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
 /*
  * Litmus tests compare values with constants and order events: their
  * formulas are difference logic unless the program computes (r1 + r2, a
@@ -261,7 +293,9 @@ int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 		abort();
 	FILE *err = c->err;
 	c->err = emem;
+	int quiet = quiet_begin();
 	int ok = attempt(c, prog, mem, d, t0, ARITH_DIFF, &retry);
+	quiet_end(quiet);
 	c->err = err;
 	fclose(emem);
 	if (retry) {
