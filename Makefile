@@ -5,6 +5,8 @@
 #   make demo     deps + build + check a bundled litmus test
 #   make check    build and run every test (unit + end-to-end)
 #   make asan     build ./lkmmc-asan with AddressSanitizer + UBSan
+#   make install  the binary, man page and bash completion under PREFIX
+#                 (/usr/local; DESTDIR honoured); make uninstall
 #   make conformance   compare with herd7's answers in ../shared (long)
 #   make conformance-deps  the same on ../shared/deps (1,000 tests of
 #                 dependencies through registers and branches; ~1 min)
@@ -36,9 +38,9 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
 
 DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
-	libcmocka-dev graphviz linux-source gnuplot-nox time
+	libcmocka-dev graphviz linux-source gnuplot-nox time groff-base
 
-.PHONY: all deps kernel-tree demo check unit e2e asan conformance conformance-deps bench clean \
+.PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps bench clean \
 	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
 all: lkmmc
 
@@ -113,6 +115,20 @@ kernel-deps:
 
 check-kernel: kernel-deps lkmmc kernel-tree
 	@bash kernel/check-kernel.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]; make uninstall.
+PREFIX  ?= /usr/local
+BINDIR  := $(PREFIX)/bin
+MANDIR  := $(PREFIX)/share/man/man1
+COMPDIR := $(PREFIX)/share/bash-completion/completions
+install: lkmmc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
+	install -m 755 lkmmc $(DESTDIR)$(BINDIR)/lkmmc
+	install -m 644 docs/lkmmc.1 $(DESTDIR)$(MANDIR)/lkmmc.1
+	install -m 644 cli/lkmmc.bash-completion $(DESTDIR)$(COMPDIR)/lkmmc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/lkmmc $(DESTDIR)$(MANDIR)/lkmmc.1 $(DESTDIR)$(COMPDIR)/lkmmc
 
 asan:
 	$(MAKE) --no-print-directory clean-obj

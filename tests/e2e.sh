@@ -16,6 +16,7 @@ for t in \
 	tests/e2e-cubes.sh \
 	tests/e2e-cat.sh \
 	tests/e2e-deps.sh \
+	tests/e2e-install.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"
