@@ -237,8 +237,9 @@ static enum arith_mode first_mode(const struct ir_program *prog);
  * expression ...)" on the process's standard error when it meets a term
  * outside its fragment, whatever its warning setting; the attempt is then
  * redone with general arithmetic, so the message is noise.  Standard error
- * goes to /dev/null during that attempt (lkmmc's own messages of the
- * attempt go to a buffer, not to the descriptor).  Returns the saved
+ * goes to /dev/null during that attempt: lkmmc's own messages of the
+ * attempt, --stats included, go to c->err, a buffer, and are printed only
+ * if the attempt is kept.  Returns the saved
  * descriptor for quiet_end, or -1 when nothing was redirected. */
 static int quiet_begin(void)
 {
@@ -493,13 +494,13 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	}
 
 	if (c->opt.stats)
-		fprintf(stderr, "stats: events %d, defs %u, facts %u, symmetric threads "
+		fprintf(c->err, "stats: events %d, defs %u, facts %u, symmetric threads "
 			"ordered %d; encode %.3fs, states %.3fs, flags %.3fs\n", enc->n,
 			Z3_ast_vector_size(z, enc->rc.defs),
 			Z3_ast_vector_size(z, enc->facts), symmetric, t_enc - t0,
 			t_states - t_enc, clock_now() - t_states);
 	if (c->opt.stats && cube_stats.consistent_queries)
-		fprintf(stderr, "stats: cubes: %ld consistency and %ld violation queries, "
+		fprintf(c->err, "stats: cubes: %ld consistency and %ld violation queries, "
 			"%ld whole cubes holding %ld states, %d rcu-order stages\n",
 			cube_stats.consistent_queries, cube_stats.violation_queries,
 			cube_stats.whole_cubes, cube_stats.states_in_cubes,
