@@ -36,6 +36,7 @@
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
 #include "solver/check.h"
+#include "solver/deadline.h"
 #include "common/clock.h"
 #include "solver/execution.h"
 #include "solver/symmetry.h"
@@ -91,8 +92,9 @@ static Z3_solver open_solver(const struct check_options *opt, Z3_context z,
 	return s;
 }
 
-static Z3_lbool ask(Z3_context z, Z3_solver s, Z3_ast f)
+static Z3_lbool ask(Z3_context z, Z3_solver s, Z3_ast f, double deadline)
 {
+	deadline_arm(z, s, deadline);
 	return Z3_solver_check_assumptions(z, s, 1, &f);
 }
 
@@ -246,7 +248,8 @@ static void stopped(const struct execution *x, const struct encoding *enc, FILE 
  * sites a model shows.  Returns 1 if any was found, -1 on a time-out. */
 static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		const struct encoding *enc, struct site *s, int n,
-		enum finding f, int unroll, int executions, FILE *out, FILE *err)
+		enum finding f, int unroll, int executions, double deadline,
+		FILE *out, FILE *err)
 {
 	int any = 0;
 	if (Z3_get_bool_value(z, Z3_simplify(z, any_left(z, s, n))) == Z3_L_FALSE)
@@ -258,12 +261,12 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 	 * without the symmetry, as every site is reported. */
 	Z3_solver_push(z, slv);
 	int sym = symmetry_break(enc, slv);
-	Z3_lbool first = sym ? ask(z, slv, any_left(z, s, n)) : Z3_L_TRUE;
+	Z3_lbool first = sym ? ask(z, slv, any_left(z, s, n), deadline) : Z3_L_TRUE;
 	Z3_solver_pop(z, slv, 1);
 	if (first == Z3_L_FALSE)
 		return 0;
 	for (;;) {
-		Z3_lbool r = ask(z, slv, any_left(z, s, n));
+		Z3_lbool r = ask(z, slv, any_left(z, s, n), deadline);
 		if (r == Z3_L_UNDEF)
 			return -1;
 		if (r == Z3_L_FALSE)
@@ -296,10 +299,15 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 
 int bounds_report(const struct check_options *opt, Z3_context z,
 		  const struct encoding *enc, const struct lkmm *m, int unroll,
-		  FILE *out, FILE *err)
+		  double deadline, FILE *out, FILE *err)
 {
 	if (enc->nasserts == 0 && enc->nbounds == 0 && !bounds_needed(enc->prog))
 		return 0;
+	if (clock_past(deadline)) {
+		fprintf(err, "%s: warning: the assertion/unwinding check gave up "
+			"(time-out); try a larger --timeout\n", enc->prog->file);
+		return BOUNDS_UNKNOWN;
+	}
 	int k = enc->nasserts > enc->nbounds ? enc->nasserts : enc->nbounds;
 	struct site *s = calloc((size_t)(k ? k : 1), sizeof *s);
 	if (!s)
@@ -313,7 +321,7 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 	for (int i = 0; i < enc->nasserts; i++)
 		n = add_site(z, s, n, enc->asserts[i].instr, enc->asserts[i].thread,
 			     enc->asserts[i].fails);
-	r = find(opt, z, slv, enc, s, n, F_ASSERT, unroll, 1, out, err);
+	r = find(opt, z, slv, enc, s, n, F_ASSERT, unroll, 1, deadline, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_ASSERT_FAILS : 0;
 	if (r == 0 && n > 0)
 		fprintf(out, "Assertions: none of %d can fail\n\n", n);
@@ -324,7 +332,7 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     cut_off(enc, &enc->bounds[i]));
 	/* After a time-out the next questions would time out too. */
-	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, out, err);
+	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, deadline, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
 	t[2] = clock_now();
 
@@ -339,7 +347,7 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     and2(z, enc->bounds[i].reach, all_spin));
-	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, out, err);
+	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, deadline, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
 	if (opt->stats)
@@ -369,8 +377,8 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 }
 
 int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
-		       const struct ir_program *prog, int *unroll,
-		       struct diag *d)
+		       const struct ir_program *prog, double deadline,
+		       int *unroll, struct diag *d)
 {
 	int n = opt->unroll;
 	*unroll = n;
@@ -378,7 +386,7 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		return 1;
 	for (; n <= opt->unroll_auto; n++) {
 		*unroll = n;
-		struct encoder_options eopt = {.unroll = n};
+		struct encoder_options eopt = {.unroll = n, .deadline = deadline};
 		struct encoding *enc = encode_program(z, prog, &eopt, d);
 		if (!enc)
 			return 0;
@@ -391,7 +399,7 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		Z3_ast f = Z3_mk_false(z);
 		for (int i = 0; i < enc->nbounds; i++)
 			f = or2(z, f, cut_off(enc, &enc->bounds[i]));
-		Z3_lbool r = ask(z, s, f);
+		Z3_lbool r = enc->rc.expired ? Z3_L_UNDEF : ask(z, s, f, deadline);
 		Z3_solver_dec_ref(z, s);
 		encoding_free(enc);
 		if (r != Z3_L_TRUE) /* done, or gave up: report at this bound */

@@ -32,17 +32,19 @@ int bounds_needed(const struct ir_program *prog);
 /* Ask about enc's assertions and cut-off loops (consistent executions that
  * pass the filter, whatever the final condition), print a report to out
  * (after the herd7 block) and one warning a finding to err.  unroll is the
- * bound enc was built with.  Returns the BOUNDS_* bits found. */
+ * bound enc was built with; no query runs past deadline (CLOCK_MONOTONIC
+ * seconds, 0: none).  Returns the BOUNDS_* bits found. */
 int bounds_report(const struct check_options *opt, Z3_context z,
 		  const struct encoding *enc, const struct lkmm *m, int unroll,
-		  FILE *out, FILE *err);
+		  double deadline, FILE *out, FILE *err);
 
 /* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
  * at which no consistent execution needs more iterations, in *unroll (the
  * limit when every bound is reached).  Returns 0 and fills d when the test
- * cannot be encoded. */
+ * cannot be encoded.  Past deadline (0: none) it stops at the bound it
+ * is trying. */
 int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
-		       const struct ir_program *prog, int *unroll,
-		       struct diag *d);
+		       const struct ir_program *prog, double deadline,
+		       int *unroll, struct diag *d);
 
 #endif

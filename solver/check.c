@@ -28,7 +28,7 @@
 #include "solver/explain.h"
 #include "solver/states.h"
 #include "solver/symmetry.h"
-#include "solver/watchdog.h"
+#include "solver/deadline.h"
 
 struct checker {
 	struct check_options opt; /* options for every test */
@@ -37,11 +37,6 @@ struct checker {
 
 static void on_z3_error(Z3_context z, Z3_error_code e)
 {
-	/* After --timeout's interrupt (watchdog.h) Z3 refuses to push or
-	 * check ("canceled"); every query then answers "unknown", which is
-	 * reported as the time-out. */
-	if (strstr(Z3_get_error_msg(z, e), "canceled"))
-		return;
 	/* Z3 errors are bugs in lkmmc, not in the test: fail loudly. */
 	fprintf(stderr, "lkmmc: internal Z3 error: %s\n", Z3_get_error_msg(z, e));
 	abort();
@@ -78,9 +73,11 @@ static void assert_vector(Z3_context z, Z3_solver s, Z3_ast_vector v)
 		Z3_solver_assert(z, s, Z3_ast_vector_get(z, v, i));
 }
 
-/* One satisfiability question under an extra assumption. */
-static Z3_lbool ask(Z3_context z, Z3_solver s, Z3_ast extra)
+/* One satisfiability question under an extra assumption, ending by the
+ * test's deadline (0: none). */
+static Z3_lbool ask(Z3_context z, Z3_solver s, Z3_ast extra, double deadline)
 {
+	deadline_arm(z, s, deadline);
 	if (!extra)
 		return Z3_solver_check(z, s);
 	return Z3_solver_check_assumptions(z, s, 1, &extra);
@@ -105,9 +102,9 @@ static int draw(const struct check_options *opt, const struct execution *x,
 
 static int print_witness(const struct check_options *opt, Z3_context z, Z3_solver s,
 			 const struct encoding *enc, const struct lkmm *lm,
-			 Z3_ast cond, FILE *out, struct diag *d)
+			 Z3_ast cond, double deadline, FILE *out, struct diag *d)
 {
-	if (ask(z, s, cond) != Z3_L_TRUE)
+	if (ask(z, s, cond, deadline) != Z3_L_TRUE)
 		return 1;
 	Z3_model m = Z3_solver_get_model(z, s);
 	Z3_model_inc_ref(z, m);
@@ -118,7 +115,7 @@ static int print_witness(const struct check_options *opt, Z3_context z, Z3_solve
 	 * model (all axioms are in s) must accept it and reach the condition. */
 	Z3_solver_push(z, s);
 	execution_assert_choices(x, s);
-	int back = ask(z, s, cond) == Z3_L_TRUE;
+	int back = ask(z, s, cond, deadline) == Z3_L_TRUE;
 	Z3_solver_pop(z, s, 1);
 	fprintf(out, "  re-checked against the model: %s\n\n",
 		back ? "consistent, reaches the condition" : "FAILED (internal error)");
@@ -132,9 +129,9 @@ static int print_witness(const struct check_options *opt, Z3_context z, Z3_solve
 
 /* The two racing accesses of one execution that raises data-race. */
 static void print_race(Z3_context z, Z3_solver s, const struct encoding *enc,
-		       const struct lkmm *lm, Z3_ast flag, FILE *out)
+		       const struct lkmm *lm, Z3_ast flag, double deadline, FILE *out)
 {
-	if (ask(z, s, flag) != Z3_L_TRUE)
+	if (ask(z, s, flag, deadline) != Z3_L_TRUE)
 		return;
 	Z3_model m = Z3_solver_get_model(z, s);
 	Z3_model_inc_ref(z, m);
@@ -158,8 +155,8 @@ static void print_race(Z3_context z, Z3_solver s, const struct encoding *enc,
 /* Why the proposition is never reached: a solver without the axioms. */
 static int explain(const struct check_options *opt, Z3_context z,
 		   const struct encoding *enc, const struct lkmm *m,
-		   const struct ir_program *prog, Z3_ast cond, FILE *out,
-		   struct diag *d)
+		   const struct ir_program *prog, Z3_ast cond, double deadline,
+		   FILE *out, struct diag *d)
 {
 	Z3_solver s = Z3_mk_simple_solver(z);
 	Z3_solver_inc_ref(z, s);
@@ -169,6 +166,8 @@ static int explain(const struct check_options *opt, Z3_context z,
 	if (prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
 	struct execution *x = NULL;
+	/* one limit for all of explain's questions: the time left now */
+	deadline_arm(z, s, deadline);
 	int ok = explain_never(enc, m, s, cond, out, opt->picture ? &x : NULL);
 	fputc('\n', out);
 	if (!ok)
@@ -223,10 +222,7 @@ static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 	Z3_context z = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
 	Z3_set_error_handler(z, on_z3_error);
-	struct watchdog *w = watchdog_start(z, c->opt.timeout_ms
-		? t0 + c->opt.timeout_ms / 1000.0 : 0);
 	int ok = run_in(c, z, prog, out, d, t0, mode, retry);
-	watchdog_stop(w);
 	Z3_del_context(z);
 	return ok;
 }
@@ -402,7 +398,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 {
 	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
 	struct encoder_options eopt = {.unroll = c->opt.unroll, .deadline = deadline};
-	if (c->opt.unroll_auto && !bounds_auto_unroll(&c->opt, z, prog, &eopt.unroll, d))
+	if (c->opt.unroll_auto && !bounds_auto_unroll(&c->opt, z, prog, deadline, &eopt.unroll, d))
 		return 0;
 	struct encoding *enc = encode_program(z, prog, &eopt, d);
 	if (!enc)
@@ -450,8 +446,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	struct cubes_stats cube_stats = {0};
 	if (c->opt.exists_only) {
 		/* Reachability of the proposition and of its negation. */
-		Z3_lbool yes = ask(z, s, cond);
-		Z3_lbool no = ask(z, s, Z3_mk_not(z, cond));
+		Z3_lbool yes = ask(z, s, cond, deadline);
+		Z3_lbool no = ask(z, s, Z3_mk_not(z, cond), deadline);
 		if (yes == Z3_L_UNDEF || no == Z3_L_UNDEF)
 			ok = timed_out(d, prog, "checking reachability");
 		pos = yes == Z3_L_TRUE;
@@ -478,7 +474,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	for (int f = 0; ok && f < FL_COUNT; f++) {
 		if (Z3_get_bool_value(z, m.flag[f]) == Z3_L_FALSE)
 			continue;
-		Z3_lbool r = ask(z, s, m.flag[f]);
+		Z3_lbool r = ask(z, s, m.flag[f], deadline);
 		if (r == Z3_L_UNDEF)
 			ok = timed_out(d, prog, "checking flags");
 		raised[f] = r == Z3_L_TRUE;
@@ -487,7 +483,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	for (int f = 0; ok && f < m.ncat_flags; f++) {
 		if (Z3_get_bool_value(z, m.cat_flag[f]) == Z3_L_FALSE)
 			continue;
-		Z3_lbool r = ask(z, s, m.cat_flag[f]);
+		Z3_lbool r = ask(z, s, m.cat_flag[f], deadline);
 		if (r == Z3_L_UNDEF)
 			ok = timed_out(d, prog, "checking flags");
 		cat_raised[f] = r == Z3_L_TRUE;
@@ -514,7 +510,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		FILE *rep = open_memstream(&report, &report_len);
 		if (!rep)
 			abort();
-		found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, rep, c->err);
+		found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, deadline, rep, c->err);
 		fclose(rep);
 	}
 	/* Relations built past the deadline (cubes' exact model) are
@@ -556,11 +552,11 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	}
 	if (ok && (c->opt.witness || (c->opt.exists_only && !c->opt.herd7_only) || (c->opt.picture && !c->opt.explain)) &&
 	    pos > 0)
-		ok = print_witness(&c->opt, z, s, enc, &m, cond, out, d);
+		ok = print_witness(&c->opt, z, s, enc, &m, cond, deadline, out, d);
 	if (ok && c->opt.explain && pos == 0)
-		ok = explain(&c->opt, z, enc, &m, prog, cond, out, d);
+		ok = explain(&c->opt, z, enc, &m, prog, cond, deadline, out, d);
 	if (ok && c->opt.explain && raised[FL_DATA_RACE])
-		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], out);
+		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], deadline, out);
 	/* Past the deadline nothing is retried: the limit is the cause. */
 	int expired = c->opt.timeout_ms && clock_now() > t0 + c->opt.timeout_ms / 1000.0;
 	if (!ok && mode == ARITH_DIFF && !expired && outside_fragment(z, s)) 

@@ -37,6 +37,7 @@
  * the question, so an answer "no" also says the stages had converged in
  * that cube.  (See violation_solver.)
  */
+#include "solver/deadline.h"
 #include "solver/cubes.h"
 
 #include <stdlib.h>
@@ -170,6 +171,7 @@ static Z3_lbool ask(struct cubes *cb, Z3_solver s, int depth)
 {
 	if (clock_past(cb->deadline))
 		return Z3_L_UNDEF;
+	deadline_arm(cb->z, s, cb->deadline);
 	return Z3_solver_check_assumptions(cb->z, s, (unsigned)depth, cb->assume);
 }
 

@@ -1,6 +1,7 @@
 /*
  * states.c - enumeration of final states with blocking clauses; see states.h.
  */
+#include "solver/deadline.h"
 #include "solver/states.h"
 
 #include <stdint.h>
@@ -210,6 +211,7 @@ static void walk(struct walk *w, int from)
 		w->ok = 0;
 		return;
 	}
+	deadline_arm(z, w->s, w->deadline);
 	Z3_lbool r = Z3_solver_check_assumptions(z, w->s, (unsigned)w->nassume, w->assume);
 	if (r == Z3_L_UNDEF)
 		w->ok = 0;

@@ -125,7 +125,7 @@ static int report(struct prog *b, int unroll)
 	assert_true(lkmm_build(enc, 0, &m, &d));
 	struct check_options opt = {.unroll = unroll};
 	FILE *null = fopen("/dev/null", "w");
-	int found = bounds_report(&opt, z, enc, &m, unroll, null, null);
+	int found = bounds_report(&opt, z, enc, &m, unroll, 0, null, null);
 	fclose(null);
 	encoding_free(enc);
 	Z3_del_context(z);
