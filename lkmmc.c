@@ -19,6 +19,7 @@
 #include "kernel/kmod.h"
 #include "models/cat.h"
 #include "solver/check.h"
+#include "common/xalloc.h"
 
 #define LKMMC_VERSION "0.1.0"
 
@@ -160,9 +161,7 @@ static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
 static char **file_list(char **args, int nargs, const char *list_path, int *n)
 {
 	int cap = nargs + 16;
-	char **files = malloc(sizeof *files * (size_t)cap);
-	if (!files)
-		abort();
+	char **files = xmalloc_array((size_t)cap, sizeof *files);
 	for (int i = 0; i < nargs; i++)
 		files[i] = args[i];
 	*n = nargs;
@@ -182,13 +181,8 @@ static char **file_list(char **args, int nargs, const char *list_path, int *n)
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
-		if (*n == cap) {
-			cap *= 2;
-			files = realloc(files, sizeof *files * (size_t)cap);
-			if (!files)
-				abort();
-		}
-		files[(*n)++] = strdup(line);
+		XGROW(files, cap, *n + 1, 16);
+		files[(*n)++] = xstrdup(line);
 	}
 	free(line);
 	if (f != stdin)

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "common/clock.h"
+#include "common/xalloc.h"
 
 /* Text a child has written so far on one pipe. */
 struct text {
@@ -92,14 +93,7 @@ static void text_add(struct text *t, const char *p, size_t n)
 {
 	if (n == 0)
 		return;
-	if (t->len + n > t->cap) {
-		t->cap = t->cap ? t->cap : 4096;
-		while (t->len + n > t->cap)
-			t->cap *= 2;
-		t->buf = realloc(t->buf, t->cap);
-		if (!t->buf)
-			abort();
-	}
+	XGROW(t->buf, t->cap, t->len + n, 4096);
 	memcpy(t->buf + t->len, p, n);
 	t->len += n;
 }
@@ -359,10 +353,8 @@ static void flush_ready(struct batch *b)
 static int step(struct batch *b)
 {
 	int nj = b->opt->jobs, np = 0;
-	struct pollfd *pf = calloc((size_t)nj, sizeof *pf);
-	int *owner = calloc((size_t)nj, sizeof *owner);
-	if (!pf || !owner)
-		abort();
+	struct pollfd *pf = xcalloc((size_t)nj, sizeof *pf);
+	int *owner = xcalloc((size_t)nj, sizeof *owner);
 	for (int k = 0; k < nj; k++) {
 		struct worker *w = &b->w[k];
 		if (!w->pid && b->next < b->nfiles && !spawn(b, w))
@@ -399,10 +391,8 @@ int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 		}
 		fputs("path\tstatus\tseconds\tpeak_rss_kb\tverdict\tstates\n", b.times);
 	}
-	b.res = calloc((size_t)nfiles + 1, sizeof *b.res);
-	b.w = calloc((size_t)opt->jobs, sizeof *b.w);
-	if (!b.res || !b.w)
-		abort();
+	b.res = xcalloc((size_t)nfiles + 1, sizeof *b.res);
+	b.w = xcalloc((size_t)opt->jobs, sizeof *b.w);
 	for (int k = 0; k < opt->jobs; k++)
 		b.w[k].index = -1;
 	int broken = 0;

@@ -15,6 +15,7 @@
  * file named on the command line (-model), only gets a warning.
  */
 #include "cli/herd7opts.h"
+#include "common/xalloc.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -360,7 +361,7 @@ static enum herd7_status apply(const struct herd7_opt *o, const char *val,
 			fprintf(err, "lkmmc: %stoo many -I directories\n", where);
 			return HERD7_ERROR;
 		}
-		include_dir[n_include++] = strdup(val);
+		include_dir[n_include++] = xstrdup(val);
 		return HERD7_DONE;
 	case MODEL:
 		if (strcmp(base_name(val), o->note) != 0) {

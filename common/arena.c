@@ -2,6 +2,7 @@
  * arena.c - bump allocator in chunks; see arena.h.
  */
 #include "arena.h"
+#include "xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,10 +22,7 @@ struct arena {
 
 struct arena *arena_new(void)
 {
-	struct arena *arena = calloc(1, sizeof *arena);
-	if (!arena)
-		abort();
-	return arena;
+	return xcalloc(1, sizeof(struct arena));
 }
 
 void arena_free(struct arena *arena)
@@ -47,9 +45,7 @@ void *arena_alloc(struct arena *arena, size_t size)
 	struct chunk *c = arena->head;
 	if (!c || c->size - c->used < size) {
 		size_t want = size > 65536 ? size : 65536;
-		c = malloc(sizeof *c + want);
-		if (!c)
-			abort();
+		c = xmalloc(sizeof *c + want);
 		c->next = arena->head;
 		c->size = want;
 		c->used = 0;

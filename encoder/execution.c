@@ -22,6 +22,7 @@
 #include "encoder/encoder.h"
 #include "encoder/internal.h"
 #include "common/arena.h"
+#include "common/xalloc.h"
 
 /* Addresses of shared locations: far from any value a litmus test uses, so
  * that a pointer value prints as the location it names. */
@@ -183,8 +184,8 @@ static Z3_ast write_defined(struct encoding *enc, int w)
 static int value_flow_cyclic(struct encoding *enc)
 {
 	int n = enc->n, found = 0;
-	unsigned char *color = calloc((size_t)n, 1);
-	int *stack = malloc(sizeof(int) * (size_t)n * 2);
+	unsigned char *color = xcalloc((size_t)n, 1);
+	int *stack = xmalloc(sizeof(int) * (size_t)n * 2);
 	for (int s0 = 0; s0 < n && !found; s0++) {
 		if (color[s0] || !has(&enc->ev[s0], EVC_R))
 			continue;
@@ -325,7 +326,7 @@ static void build_co_rf(struct encoding *enc)
 	/* rf: each executed read reads from one write, and takes its value. */
 	enc->rf = rel_new(rc);
 	enc->fr = rel_new(rc);
-	Z3_ast *alts = malloc(sizeof(Z3_ast) * (size_t)n);
+	Z3_ast *alts = xmalloc(sizeof(Z3_ast) * (size_t)n);
 	for (int r = 0; r < n; r++) {
 		const struct event *y = &enc->ev[r];
 		if (!has(y, EVC_R))
@@ -482,9 +483,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 				const struct encoder_options *opt,
 				struct diag *d)
 {
-	struct encoding *enc = calloc(1, sizeof *enc);
-	if (!enc)
-		abort();
+	struct encoding *enc = xcalloc(1, sizeof *enc);
 	enc->z = z;
 	enc->arena = arena_new();
 	enc->prog = prog;

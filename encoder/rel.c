@@ -9,6 +9,7 @@
 
 #include "common/arena.h"
 #include "common/clock.h"
+#include "common/xalloc.h"
 
 #define AT(r, a, b) REL_AT(r, rc->n, a, b)
 
@@ -37,11 +38,9 @@ void rel_horn(struct rel_ctx *rc, Z3_ast lhs, Z3_ast var)
 	if (!lhs)
 		return;
 	if (rc->nhorn == rc->horn_cap) {
-		rc->horn_cap = rc->horn_cap ? 2 * rc->horn_cap : 256;
-		rc->horn_lhs = realloc(rc->horn_lhs, sizeof(Z3_ast) * (size_t)rc->horn_cap);
-		rc->horn_var = realloc(rc->horn_var, sizeof(Z3_ast) * (size_t)rc->horn_cap);
-		if (!rc->horn_lhs || !rc->horn_var)
-			abort();
+		rc->horn_cap = (int)xgrow_cap((size_t)rc->horn_cap, (size_t)rc->nhorn + 1, 256);
+		rc->horn_lhs = xrealloc_array(rc->horn_lhs, (size_t)rc->horn_cap, sizeof(Z3_ast));
+		rc->horn_var = xrealloc_array(rc->horn_var, (size_t)rc->horn_cap, sizeof(Z3_ast));
 	}
 	rc->horn_lhs[rc->nhorn] = lhs;
 	rc->horn_var[rc->nhorn] = var;
@@ -215,7 +214,7 @@ set_t set_diff(struct rel_ctx *rc, set_t a, set_t b)
 set_t set_domain(struct rel_ctx *rc, rel_t r)
 {
 	set_t s = set_new(rc);
-	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)rc->n);
+	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)rc->n);
 	for (int a = 0; a < rc->n; a++) {
 		for (int b = 0; b < rc->n; b++)
 			buf[b] = AT(r, a, b);
@@ -228,7 +227,7 @@ set_t set_domain(struct rel_ctx *rc, rel_t r)
 set_t set_range(struct rel_ctx *rc, rel_t r)
 {
 	set_t s = set_new(rc);
-	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)rc->n);
+	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)rc->n);
 	for (int b = 0; b < rc->n; b++) {
 		for (int a = 0; a < rc->n; a++)
 			buf[a] = AT(r, a, b);
@@ -316,8 +315,8 @@ rel_t rel_seq(struct rel_ctx *rc, rel_t a, rel_t b)
 	rel_t r = rel_new(rc);
 	if (gave_up(rc))
 		return r;
-	int *mid = malloc(sizeof(int) * (size_t)n);
-	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)n);
+	int *mid = xmalloc(sizeof(int) * (size_t)n);
+	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)n);
 	for (int i = 0; i < n && !(i % 16 == 15 && gave_up(rc)); i++) {
 		int k = 0;
 		for (int c = 0; c < n; c++)
@@ -408,7 +407,7 @@ rel_t rel_name(struct rel_ctx *rc, rel_t a, const char *name)
 static unsigned char *may_closure(struct rel_ctx *rc, rel_t a)
 {
 	int n = rc->n;
-	unsigned char *m = calloc((size_t)n * (size_t)n, 1);
+	unsigned char *m = xcalloc((size_t)n * (size_t)n, 1);
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++)
 			m[(size_t)i * n + j] = AT(a, i, j) != NULL;
@@ -512,8 +511,8 @@ static void scc_visit(struct scc_state *st, int v)
 {
 	/* Iterative to avoid deep recursion on long chains. */
 	int n = st->rc->n;
-	int *next = calloc((size_t)n, sizeof(int));
-	int *call = malloc(sizeof(int) * (size_t)n);
+	int *next = xcalloc((size_t)n, sizeof(int));
+	int *call = xmalloc(sizeof(int) * (size_t)n);
 	int depth = 0;
 	call[depth++] = v;
 	st->index[v] = st->low[v] = st->counter++;
@@ -561,11 +560,11 @@ static int *scc_of(struct rel_ctx *rc, rel_t a)
 {
 	int n = rc->n;
 	struct scc_state st = {.rc = rc, .a = a};
-	st.index = malloc(sizeof(int) * (size_t)n);
-	st.low = malloc(sizeof(int) * (size_t)n);
-	st.stack = malloc(sizeof(int) * (size_t)n);
-	st.comp = malloc(sizeof(int) * (size_t)n);
-	st.onstack = calloc((size_t)n, sizeof(int));
+	st.index = xmalloc(sizeof(int) * (size_t)n);
+	st.low = xmalloc(sizeof(int) * (size_t)n);
+	st.stack = xmalloc(sizeof(int) * (size_t)n);
+	st.comp = xmalloc(sizeof(int) * (size_t)n);
+	st.onstack = xcalloc((size_t)n, sizeof(int));
 	for (int v = 0; v < n; v++)
 		st.index[v] = -1;
 	for (int v = 0; v < n; v++)
@@ -586,7 +585,7 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 	rel_t both = weak ? rel_union(rc, strict, weak) : strict;
 	int *comp = scc_of(rc, both);
 
-	Z3_ast *rank = calloc((size_t)n, sizeof(Z3_ast));
+	Z3_ast *rank = xcalloc((size_t)n, sizeof(Z3_ast));
 	Z3_ast_vector parts = Z3_mk_ast_vector(rc->z);
 	Z3_ast_vector_inc_ref(rc->z, parts);
 	char rname[64];
@@ -611,7 +610,7 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 		}
 	}
 	unsigned k = Z3_ast_vector_size(rc->z, parts);
-	Z3_ast *args = malloc(sizeof(Z3_ast) * (k ? k : 1));
+	Z3_ast *args = xmalloc(sizeof(Z3_ast) * (k ? k : 1));
 	for (unsigned i = 0; i < k; i++)
 		args[i] = Z3_ast_vector_get(rc->z, parts, i);
 	Z3_ast res = k ? Z3_mk_and(rc->z, k, args) : rc->t;
@@ -645,10 +644,10 @@ Z3_ast rel_cyclic(struct rel_ctx *rc, rel_t a, const char *name)
 {
 	int n = rc->n;
 	int *comp = scc_of(rc, a);
-	int *size = calloc((size_t)n, sizeof(int));
+	int *size = xcalloc((size_t)n, sizeof(int));
 	for (int i = 0; i < n; i++)
 		size[comp[i]]++;
-	Z3_ast *on = calloc((size_t)n, sizeof(Z3_ast));
+	Z3_ast *on = xcalloc((size_t)n, sizeof(Z3_ast));
 	char oname[64];
 	snprintf(oname, sizeof oname, "on-cycle-%s", name);
 	for (int i = 0; i < n; i++)
@@ -656,8 +655,8 @@ Z3_ast rel_cyclic(struct rel_ctx *rc, rel_t a, const char *name)
 			on[i] = rel_fresh_bool(rc, oname);
 	Z3_ast_vector parts = Z3_mk_ast_vector(rc->z);
 	Z3_ast_vector_inc_ref(rc->z, parts);
-	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)n);
-	Z3_ast *some = malloc(sizeof(Z3_ast) * (size_t)n);
+	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)n);
+	Z3_ast *some = xmalloc(sizeof(Z3_ast) * (size_t)n);
 	int non = 0;
 	for (int i = 0; i < n; i++) {
 		if (!on[i])
@@ -675,7 +674,7 @@ Z3_ast rel_cyclic(struct rel_ctx *rc, rel_t a, const char *name)
 	if (non) {
 		Z3_ast_vector_push(rc->z, parts, Z3_mk_or(rc->z, (unsigned)non, some));
 		unsigned k = Z3_ast_vector_size(rc->z, parts);
-		Z3_ast *args = malloc(sizeof(Z3_ast) * k);
+		Z3_ast *args = xmalloc(sizeof(Z3_ast) * k);
 		for (unsigned i = 0; i < k; i++)
 			args[i] = Z3_ast_vector_get(rc->z, parts, i);
 		res = Z3_mk_and(rc->z, k, args);
@@ -709,13 +708,9 @@ static void horn_index_grow(struct horn_index *hi, unsigned id)
 {
 	if (id < hi->cap)
 		return;
-	unsigned cap = hi->cap ? hi->cap : 1024;
-	while (cap <= id)
-		cap *= 2;
-	hi->var = realloc(hi->var, sizeof(int) * cap);
-	hi->below = realloc(hi->below, cap);
-	if (!hi->var || !hi->below)
-		abort();
+	unsigned cap = (unsigned)xgrow_cap(hi->cap, (size_t)id + 1, 1024);
+	hi->var = xrealloc_array(hi->var, cap, sizeof(int));
+	hi->below = xrealloc(hi->below, cap);
 	memset(hi->var + hi->cap, 0, sizeof(int) * (cap - hi->cap));
 	memset(hi->below + hi->cap, 0, cap - hi->cap);
 	hi->cap = cap;
@@ -760,7 +755,7 @@ static Z3_ast horn_guard(struct horn_index *hi, Z3_ast a, int positive, Z3_ast r
 		return Z3_mk_not(z, horn_guard(hi, Z3_get_app_arg(z, app, 0), !positive, rank));
 	if (k != Z3_OP_AND && k != Z3_OP_OR)
 		return a; /* not built by rel.c: left as it is (still complete) */
-	Z3_ast *args = malloc(sizeof(Z3_ast) * (nargs ? nargs : 1));
+	Z3_ast *args = xmalloc(sizeof(Z3_ast) * (nargs ? nargs : 1));
 	for (unsigned i = 0; i < nargs; i++)
 		args[i] = horn_guard(hi, Z3_get_app_arg(z, app, i), positive, rank);
 	Z3_ast r = k == Z3_OP_AND ? Z3_mk_and(z, nargs, args) : Z3_mk_or(z, nargs, args);
@@ -784,14 +779,14 @@ void rel_exact_defs(struct rel_ctx *rc, int from, Z3_ast_vector out)
 	int nh = rc->nhorn - from;
 	if (nh <= 0)
 		return;
-	unsigned *key = malloc(sizeof(unsigned) * 2 * (size_t)nh);
+	unsigned *key = xmalloc(sizeof(unsigned) * 2 * (size_t)nh);
 	for (int i = 0; i < nh; i++) {
 		key[2 * i] = Z3_get_ast_id(z, rc->horn_var[from + i]);
 		key[2 * i + 1] = (unsigned)(from + i);
 	}
 	qsort(key, (size_t)nh, 2 * sizeof(unsigned), cmp_ast_id);
 	struct horn_index hi = {.z = z};
-	hi.rank = malloc(sizeof(Z3_ast) * (size_t)nh);
+	hi.rank = xmalloc(sizeof(Z3_ast) * (size_t)nh);
 	int nvar = 0;
 	for (int i = 0; i < nh; i++) {
 		if (i && key[2 * i] == key[2 * i - 2])
@@ -800,7 +795,7 @@ void rel_exact_defs(struct rel_ctx *rc, int from, Z3_ast_vector out)
 		hi.rank[nvar] = rel_fresh_int(rc, "horn-rank");
 		hi.var[key[2 * i]] = ++nvar;
 	}
-	Z3_ast *buf = malloc(sizeof(Z3_ast) * (size_t)nh);
+	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)nh);
 	for (int i = 0; i < nh;) {
 		Z3_ast var = rc->horn_var[key[2 * i + 1]];
 		Z3_ast rank = hi.rank[hi.var[key[2 * i]] - 1];
@@ -820,7 +815,7 @@ void rel_exact_defs(struct rel_ctx *rc, int from, Z3_ast_vector out)
 
 static Z3_ast none_of(struct rel_ctx *rc, Z3_ast *xs, size_t k)
 {
-	Z3_ast *buf = malloc(sizeof(Z3_ast) * (k ? k : 1));
+	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (k ? k : 1));
 	int m = 0;
 	for (size_t i = 0; i < k; i++)
 		if (xs[i])
@@ -832,7 +827,7 @@ static Z3_ast none_of(struct rel_ctx *rc, Z3_ast *xs, size_t k)
 
 Z3_ast rel_irreflexive(struct rel_ctx *rc, rel_t a)
 {
-	Z3_ast *diag = malloc(sizeof(Z3_ast) * (size_t)rc->n);
+	Z3_ast *diag = xmalloc(sizeof(Z3_ast) * (size_t)rc->n);
 	for (int e = 0; e < rc->n; e++)
 		diag[e] = AT(a, e, e);
 	Z3_ast res = none_of(rc, diag, (size_t)rc->n);

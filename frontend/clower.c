@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/xalloc.h"
 #include "clower.h"
 #include "cscan.h"
 #include "fe.h"
@@ -448,9 +449,7 @@ static struct ir_expr *mk_bin(struct lw *w, enum ir_binop op, struct ir_expr *a,
 static struct regx *rx(struct lw *w, int r)
 {
 	if (r >= w->nrx) {
-		int cap = w->nrx ? w->nrx : 16;
-		while (cap <= r)
-			cap *= 2;
+		int cap = (int)xgrow_cap((size_t)w->nrx, (size_t)r + 1, 16);
 		w->rx = arena_grow(w->t->scratch, w->rx, sizeof *w->rx,
 				   (size_t)w->nrx, (size_t)cap);
 		w->nrx = cap;

@@ -40,6 +40,7 @@
 #include "fe.h"
 #include "kapi.h"
 #include "common/strbuf.h"
+#include "common/xalloc.h"
 
 /* The virtual file's name for libclang (never on disk). */
 #define VFILE "/lkmmc-virtual/litmus.c"
@@ -104,16 +105,12 @@ static const char *const reserved[] = {
 
 struct cparse *cparse_new(void)
 {
-	struct cparse *cp = calloc(1, sizeof *cp);
-	if (!cp)
-		abort();
+	struct cparse *cp = xcalloc(1, sizeof *cp);
 	cp->index = clang_createIndex(0, 0);
 	size_t cap = sizeof prelude_types + sizeof prelude_idioms + 64;
 	for (int i = 0; kapi_at(i); i++)
 		cap += 2 * strlen(kapi_at(i)->name) + 40;
-	cp->prelude = malloc(cap);
-	if (!cp->prelude)
-		abort();
+	cp->prelude = xmalloc(cap);
 	size_t n = (size_t)snprintf(cp->prelude, cap, "%s", prelude_types);
 	for (int i = 0; kapi_at(i); i++) {
 		const char *nm = kapi_at(i)->name;
@@ -342,12 +339,7 @@ static int scan_body(struct fe *fe, const struct fe_proc *p,
 				    memcmp(t + imp[i].off, t + tok.off, tok.len) == 0)
 					break;
 			if (i == n) {
-				if (n == cap) {
-					cap = cap ? 2 * cap : 16;
-					imp = realloc(imp, (size_t)cap * sizeof *imp);
-					if (!imp)
-						abort();
-				}
+				XGROW(imp, cap, n + 1, 16);
 				imp[n].off = tok.off;
 				imp[n].len = tok.len;
 				imp[n].deref = 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/xalloc.h"
 
 struct ir_pos fe_pos(const struct fe *fe, size_t off)
 {
@@ -50,7 +51,7 @@ void *fe_reserve(struct arena *arena, void *arr, size_t elem, int n, int *cap)
 {
 	if (n < *cap)
 		return arr;
-	int ncap = *cap ? 2 * *cap : 8;
+	int ncap = (int)xgrow_cap((size_t)*cap, (size_t)n + 1, 8);
 	arr = arena_grow(arena, arr, elem, (size_t)n, (size_t)ncap);
 	*cap = ncap;
 	return arr;

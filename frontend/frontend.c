@@ -14,6 +14,7 @@
 #include "common/arena.h"
 #include "cparse.h"
 #include "fe.h"
+#include "common/xalloc.h"
 
 struct frontend {
 	struct cparse *cp; /* libclang index and prelude, reused */
@@ -22,9 +23,7 @@ struct frontend {
 
 struct frontend *frontend_new(void)
 {
-	struct frontend *f = calloc(1, sizeof *f);
-	if (!f)
-		abort();
+	struct frontend *f = xcalloc(1, sizeof *f);
 	f->cp = cparse_new();
 	f->unroll = 2;
 	return f;
@@ -99,18 +98,14 @@ struct ir_program *frontend_parse_file(struct frontend *f, const char *path,
 		return NULL;
 	}
 	size_t cap = 8192, len = 0;
-	char *buf = malloc(cap);
-	if (!buf)
-		abort();
+	char *buf = xmalloc(cap);
 	for (;;) {
 		size_t n = fread(buf + len, 1, cap - len - 1, in);
 		len += n;
 		if (len + 1 < cap)
 			break;
 		cap *= 2;
-		buf = realloc(buf, cap);
-		if (!buf)
-			abort();
+		buf = xrealloc(buf, cap);
 	}
 	int err = ferror(in);
 	fclose(in);

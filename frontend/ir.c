@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/xalloc.h"
 
 void ir_program_free(struct ir_program *prog)
 {
@@ -78,9 +79,7 @@ static int column_cmp(const void *pa, const void *pb, void *ctx)
 int ir_columns(const struct ir_program *p, struct ir_observable **cols)
 {
 	int n = 0;
-	*cols = malloc(sizeof **cols * (size_t)(count_atoms(p->cond) + p->nobserved + 1));
-	if (!*cols)
-		abort();
+	*cols = xmalloc_array((size_t)(count_atoms(p->cond) + p->nobserved + 1), sizeof **cols);
 	add_cond_columns(*cols, &n, p->cond);
 	for (int i = 0; i < p->nobserved; i++)
 		add_column(*cols, &n, p->observed[i]);

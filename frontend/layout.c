@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/xalloc.h"
 #include "clower.h"
 #include "fe.h"
 
@@ -91,9 +92,7 @@ struct rec_types {
 static void rec_set(struct ctu *t, struct rec_types *rt, int l, CXType ty)
 {
 	if (l >= rt->cap) {
-		int ncap = rt->cap ? rt->cap : 16;
-		while (ncap <= l)
-			ncap *= 2;
+		int ncap = (int)xgrow_cap((size_t)rt->cap, (size_t)l + 1, 16);
 		rt->ty = arena_grow(t->scratch, rt->ty, sizeof *rt->ty,
 				    (size_t)rt->cap, (size_t)ncap);
 		for (int i = rt->cap; i < ncap; i++)

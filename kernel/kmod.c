@@ -20,6 +20,7 @@
  * them; what only some paths get wrong is left to the run-time guards.
  */
 #include "kernel/kmod.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -149,14 +150,10 @@ static const char *cn(const struct gen *g, int k)
 
 static char **cnames(const struct ir_program *p)
 {
-	char **v = calloc((size_t)p->nlocs + 1, sizeof *v);
-	if (!v)
-		abort();
+	char **v = xcalloc((size_t)p->nlocs + 1, sizeof *v);
 	for (int k = 0; k < p->nlocs; k++) {
 		const char *n = p->locs[k].name;
-		char *c = malloc(2 * strlen(n) + 1), *o = c;
-		if (!c)
-			abort();
+		char *c = xmalloc(2 * strlen(n) + 1), *o = c;
 		for (; *n; n++) {
 			if (*n == '.' || *n == '[') {
 				*o++ = '_';
@@ -988,10 +985,8 @@ static int gen_module(struct gen *g)
 		return gen_error(g, (struct ir_pos){1, 1}, "the test has no process");
 	/* Value vector: each thread's registers and status word, then the
 	 * locations. */
-	g->reg_base = calloc((size_t)p->nthreads, sizeof *g->reg_base);
-	g->ord = calloc((size_t)p->nlocs + 1, sizeof *g->ord);
-	if (!g->reg_base || !g->ord)
-		abort();
+	g->reg_base = xcalloc((size_t)p->nthreads, sizeof *g->reg_base);
+	g->ord = xcalloc((size_t)p->nlocs + 1, sizeof *g->ord);
 	int slot = 0;
 	for (int t = 0; t < p->nthreads; t++) {
 		g->reg_base[t] = slot;
@@ -1011,9 +1006,7 @@ static int gen_module(struct gen *g)
 
 	struct ir_observable *obs;
 	int ncols = ir_columns(p, &obs);
-	struct column *cols = calloc((size_t)ncols + 1, sizeof *cols);
-	if (!cols)
-		abort();
+	struct column *cols = xcalloc((size_t)ncols + 1, sizeof *cols);
 	for (int c = 0; c < ncols; c++) {
 		cols[c].obs = obs[c];
 		ir_column_label(p, obs[c], cols[c].label, sizeof cols[c].label);
@@ -1259,10 +1252,8 @@ struct kmod_batch *kmod_batch_new(const char *outdir, const struct kmod_options 
 	snprintf(path, sizeof path, "%s/Makefile", outdir);
 	if (!write_file(path, top_makefile, sizeof top_makefile - 1, d))
 		return NULL;
-	struct kmod_batch *b = calloc(1, sizeof *b);
-	if (!b)
-		abort();
-	b->outdir = strdup(outdir);
+	struct kmod_batch *b = xcalloc(1, sizeof *b);
+	b->outdir = xstrdup(outdir);
 	b->opt = *opt;
 	return b;
 }
@@ -1302,10 +1293,8 @@ static char *module_name(struct kmod_batch *b, const char *test)
 			break;
 		snprintf(name, sizeof name, "%s_%d", base, k);
 	}
-	b->names = realloc(b->names, sizeof *b->names * (size_t)(b->nnames + 1));
-	if (!b->names)
-		abort();
-	b->names[b->nnames++] = strdup(name);
+	b->names = xrealloc_array(b->names, (size_t)b->nnames + 1, sizeof *b->names);
+	b->names[b->nnames++] = xstrdup(name);
 	return b->names[b->nnames - 1];
 }
 

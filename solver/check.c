@@ -29,6 +29,7 @@
 #include "solver/states.h"
 #include "solver/symmetry.h"
 #include "solver/deadline.h"
+#include "common/xalloc.h"
 
 struct checker {
 	struct check_options opt; /* options for every test */
@@ -44,9 +45,7 @@ static void on_z3_error(Z3_context z, Z3_error_code e)
 
 struct checker *checker_new(const struct check_options *opt)
 {
-	struct checker *c = calloc(1, sizeof *c);
-	if (!c)
-		abort();
+	struct checker *c = xcalloc(1, sizeof *c);
 	c->opt = *opt;
 	c->err = stderr;
 	/* Z3's difference-logic solver prints a warning for each term it

@@ -47,6 +47,7 @@
 #include "models/lkmm.h"
 #include "common/clock.h"
 #include "solver/states.h"
+#include "common/xalloc.h"
 
 struct cube_col {
 	long *dom;        /* the values the column can take */
@@ -87,9 +88,7 @@ static void dom_add(struct cube_col *c, long v)
 	for (int i = 0; i < c->ndom; i++)
 		if (c->dom[i] == v)
 			return;
-	c->dom = realloc(c->dom, sizeof(long) * (size_t)(c->ndom + 1));
-	if (!c->dom)
-		abort();
+	c->dom = xrealloc_array(c->dom, (size_t)c->ndom + 1, sizeof *c->dom);
 	c->dom[c->ndom++] = v;
 }
 
@@ -295,7 +294,7 @@ static void explore(struct cubes *cb, struct encoding *enc, int depth,
 static int condition_state_broken(struct cubes *cb, const struct ir_cond *c, long *bad)
 {
 	int ncol = cb->ncol, fixed = 0;
-	unsigned char *seen = calloc((size_t)ncol + 1, 1);
+	unsigned char *seen = xcalloc((size_t)ncol + 1, 1);
 	const struct ir_cond *stack[64];
 	int sp = 0, ok = 1;
 	stack[sp++] = c;
@@ -405,8 +404,8 @@ int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 	int ncol = state_set_ncols(ss);
 	if (!program_applicable(enc, symmetric))
 		return CUBES_NOT_APPLICABLE;
-	struct cube_col *col = calloc((size_t)ncol + 1, sizeof *col);
-	unsigned char *used = calloc((size_t)enc->n + 1, 1);
+	struct cube_col *col = xcalloc((size_t)ncol + 1, sizeof *col);
+	unsigned char *used = xcalloc((size_t)enc->n + 1, 1);
 	int fits = 1;
 	for (int i = 0; i < ncol && fits; i++)
 		fits = column_domain(enc, state_set_column(ss, i), &col[i], used);
@@ -428,8 +427,8 @@ int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 	Z3_solver_push(z, s);
 	for (int i = 0; i < ncol; i++) {
 		Z3_ast term = enc_observable(enc, state_set_column(ss, i));
-		col[i].lit = malloc(sizeof(Z3_ast) * (size_t)col[i].ndom);
-		col[i].def = malloc(sizeof(Z3_ast) * (size_t)col[i].ndom);
+		col[i].lit = xmalloc(sizeof(Z3_ast) * (size_t)col[i].ndom);
+		col[i].def = xmalloc(sizeof(Z3_ast) * (size_t)col[i].ndom);
 		for (int k = 0; k < col[i].ndom; k++) {
 			char name[64];
 			snprintf(name, sizeof name, "cube-col%d=%ld", i, col[i].dom[k]);
@@ -453,15 +452,15 @@ int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 		Z3_solver_pop(z, s, 1);
 		return CUBES_NOT_APPLICABLE;
 	}
-	cb.assume = calloc((size_t)ncol + 1, sizeof(Z3_ast));
-	cb.val = calloc((size_t)ncol + 1, sizeof(long));
-	cb.witness = calloc((size_t)ncol + 1, sizeof(long *));
-	cb.broken = calloc((size_t)ncol + 1, sizeof(long *));
+	cb.assume = xcalloc((size_t)ncol + 1, sizeof(Z3_ast));
+	cb.val = xcalloc((size_t)ncol + 1, sizeof(long));
+	cb.witness = xcalloc((size_t)ncol + 1, sizeof(long *));
+	cb.broken = xcalloc((size_t)ncol + 1, sizeof(long *));
 	for (int d = 0; d <= ncol; d++) {
-		cb.witness[d] = calloc((size_t)ncol + 1, sizeof(long));
-		cb.broken[d] = calloc((size_t)ncol + 1, sizeof(long));
+		cb.witness[d] = xcalloc((size_t)ncol + 1, sizeof(long));
+		cb.broken[d] = xcalloc((size_t)ncol + 1, sizeof(long));
 	}
-	long *cond_bad = calloc((size_t)ncol + 1, sizeof(long));
+	long *cond_bad = xcalloc((size_t)ncol + 1, sizeof(long));
 	int cond_broken = condition_state_broken(&cb, enc->prog->cond, cond_bad);
 	explore(&cb, enc, 0, NULL, cond_broken ? cond_bad : NULL);
 

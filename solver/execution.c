@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "encoder/encoder.h"
+#include "common/xalloc.h"
 
 static long eval_long(Z3_context z, Z3_model m, Z3_ast t)
 {
@@ -33,17 +34,15 @@ int execution_in(const struct execution *x, rel_t r, int a, int b)
 
 struct execution *execution_new(const struct encoding *enc, Z3_model m)
 {
-	struct execution *x = calloc(1, sizeof *x);
-	if (!x)
-		abort();
+	struct execution *x = xcalloc(1, sizeof *x);
 	int n = enc->n;
 	x->enc = enc;
 	x->m = m;
 	rel_least_model(&enc->rc, m);
-	x->on = calloc((size_t)n, 1);
-	x->val = calloc((size_t)n, sizeof(long));
-	x->loc = malloc(sizeof(int) * (size_t)n);
-	x->rf_src = malloc(sizeof(int) * (size_t)n);
+	x->on = xcalloc((size_t)n, 1);
+	x->val = xcalloc((size_t)n, sizeof(long));
+	x->loc = xmalloc(sizeof(int) * (size_t)n);
+	x->rf_src = xmalloc(sizeof(int) * (size_t)n);
 	for (int e = 0; e < n; e++) {
 		const struct event *ev = &enc->ev[e];
 		x->on[e] = (unsigned char)execution_holds(x, ev->guard);
@@ -169,7 +168,7 @@ void execution_print(const struct execution *x, FILE *out)
 			fputc('\n', out);
 		}
 	}
-	int *order = malloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *order = xmalloc(sizeof(int) * (size_t)(n ? n : 1));
 	for (int l = 0; l < p->nlocs; l++) {
 		int k = co_order(x, l, order);
 		if (k < 2)

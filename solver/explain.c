@@ -16,6 +16,7 @@
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
 #include "solver/execution.h"
+#include "common/xalloc.h"
 
 struct step {
 	int from, to;       /* events */
@@ -39,10 +40,7 @@ static int in(const struct expl *ex, enum lkmm_rel r, int a, int b)
 
 static void push(struct expl *ex, int a, int b, enum lkmm_rel r, int fence)
 {
-	if (ex->nsteps == ex->cap) {
-		ex->cap = ex->cap ? 2 * ex->cap : 16;
-		ex->steps = realloc(ex->steps, sizeof *ex->steps * (size_t)ex->cap);
-	}
+	XGROW(ex->steps, ex->cap, ex->nsteps + 1, 16);
 	ex->steps[ex->nsteps++] = (struct step){a, b, r, fence};
 }
 
@@ -100,8 +98,8 @@ static int bfs(const struct expl *ex, rel_t r, rel_t r2, int src, int dst,
 	       int min_len, int *path)
 {
 	int n = ex->enc->n;
-	int *prev = malloc(sizeof(int) * (size_t)n);
-	int *queue = malloc(sizeof(int) * (size_t)n);
+	int *prev = xmalloc(sizeof(int) * (size_t)n);
+	int *queue = xmalloc(sizeof(int) * (size_t)n);
 	for (int i = 0; i < n; i++)
 		prev[i] = -2;
 	int head = 0, tail = 0, found = -1;
@@ -174,7 +172,7 @@ static int expand_cumul_fence(struct expl *ex, int a, int b)
 static int expand_prop(struct expl *ex, int a, int c)
 {
 	int n = ex->enc->n;
-	int *path = malloc(sizeof(int) * (size_t)(n + 1) * 2);
+	int *path = xmalloc(sizeof(int) * (size_t)(n + 1) * 2);
 	int ok = 0;
 	for (int x0 = -1; x0 < n && !ok; x0++) {
 		int x = x0 < 0 ? a : x0;
@@ -247,7 +245,7 @@ static int find_cycle(struct expl *ex, enum lkmm_rel strict, const enum lkmm_rel
 	for (int i = 0; i < nweak; i++)
 		all = rel_union(&rc_copy, all, m->rel[weak[i]]);
 	int n = ex->enc->n;
-	int *path = malloc(sizeof(int) * (size_t)(n + 1) * 2);
+	int *path = xmalloc(sizeof(int) * (size_t)(n + 1) * 2);
 	int ok = 0;
 	for (int u = 0; u < n && !ok; u++)
 		for (int v = 0; v < n && !ok; v++) {
@@ -392,7 +390,7 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 	}
 	/* The minimal core: start from all axioms, drop each that is not
 	 * needed (deletion-based minimisation over Z3's core). */
-	Z3_ast *as = malloc(sizeof(Z3_ast) * (size_t)(AX_COUNT + 1));
+	Z3_ast *as = xmalloc(sizeof(Z3_ast) * (size_t)(AX_COUNT + 1));
 	int in_core[AX_COUNT] = {0};
 	as[0] = cond_lit;
 	for (int i = 0; i < k; i++)

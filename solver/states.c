@@ -10,6 +10,7 @@
 
 #include "encoder/encoder.h"
 #include "common/clock.h"
+#include "common/xalloc.h"
 
 struct column {
 	struct ir_observable obs; /* what is observed */
@@ -32,21 +33,17 @@ struct state_set {
 
 struct state_set *state_set_new(const struct encoding *enc)
 {
-	struct state_set *ss = calloc(1, sizeof *ss);
-	if (!ss)
-		abort();
+	struct state_set *ss = xcalloc(1, sizeof *ss);
 	ss->enc = enc;
 	const struct ir_program *p = enc->prog;
 	struct ir_observable *obs;
 	ss->ncol = ir_columns(p, &obs);
-	ss->col = calloc((size_t)ss->ncol + 1, sizeof *ss->col);
-	if (!ss->col)
-		abort();
+	ss->col = xcalloc((size_t)ss->ncol + 1, sizeof *ss->col);
 	for (int i = 0; i < ss->ncol; i++) {
 		struct ir_observable o = obs[i];
 		char buf[256];
 		ir_column_label(p, o, buf, sizeof buf);
-		ss->col[i] = (struct column){o, strdup(buf), enc_observable(enc, o)};
+		ss->col[i] = (struct column){o, xstrdup(buf), enc_observable(enc, o)};
 	}
 	free(obs);
 	return ss;
@@ -113,9 +110,7 @@ void state_set_add(struct state_set *ss, const long *val)
 	size_t row = (size_t)(ss->ncol ? ss->ncol : 1);
 	for (int c = 0; c < ss->ncol && !ss->wide; c++)
 		if (val[c] != (int32_t)val[c]) {
-			long *w = malloc(sizeof(long) * row * (size_t)(ss->cap ? ss->cap : 1));
-			if (!w)
-				abort();
+			long *w = xmalloc_array(row * (size_t)ss->cap, sizeof(long));
 			for (size_t i = 0; i < (size_t)ss->nst * row; i++)
 				w[i] = ((int32_t *)ss->val)[i];
 			free(ss->val);
@@ -124,11 +119,9 @@ void state_set_add(struct state_set *ss, const long *val)
 		}
 	size_t width = ss->wide ? sizeof(long) : sizeof(int32_t);
 	if (ss->nst == ss->cap) {
-		ss->cap = ss->cap ? 2 * ss->cap : 16;
-		ss->val = realloc(ss->val, width * row * (size_t)ss->cap);
-		ss->positive = realloc(ss->positive, (size_t)ss->cap);
-		if (!ss->val || !ss->positive)
-			abort();
+		ss->cap = (long)xgrow_cap((size_t)ss->cap, (size_t)ss->nst + 1, 16);
+		ss->val = xrealloc_array(ss->val, row * (size_t)ss->cap, width);
+		ss->positive = xrealloc(ss->positive, (size_t)ss->cap);
 	}
 	for (int c = 0; c < ss->ncol; c++) {
 		size_t at = (size_t)ss->nst * row + (size_t)c;
@@ -187,17 +180,14 @@ static Z3_ast column_is(struct walk *w, int c, long v)
 	Z3_ast lit = Z3_mk_const(z, Z3_mk_string_symbol(z, name), Z3_mk_bool_sort(z));
 	Z3_ast eq = Z3_mk_eq(z, w->ss->col[c].term, Z3_mk_int64(z, v, Z3_mk_int_sort(z)));
 	Z3_solver_assert(z, w->s, Z3_mk_eq(z, lit, eq));
-	w->lits[c] = realloc(w->lits[c], sizeof **w->lits * (size_t)(w->nlits[c] + 1));
+	w->lits[c] = xrealloc_array(w->lits[c], (size_t)w->nlits[c] + 1, sizeof **w->lits);
 	w->lits[c][w->nlits[c]++] = (struct lit_cache){v, lit};
 	return lit;
 }
 
 static void assume(struct walk *w, Z3_ast lit)
 {
-	if (w->nassume == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 32;
-		w->assume = realloc(w->assume, sizeof(Z3_ast) * (size_t)w->cap);
-	}
+	XGROW(w->assume, w->cap, w->nassume + 1, 32);
 	w->assume[w->nassume++] = lit;
 }
 
@@ -219,7 +209,7 @@ static void walk(struct walk *w, int from)
 		return;
 	Z3_model m = Z3_solver_get_model(z, w->s);
 	Z3_model_inc_ref(z, m);
-	long *v = malloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
+	long *v = xmalloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
 	state_set_eval(ss, m, v);
 	Z3_model_dec_ref(z, m);
 	state_set_add(ss, v);
@@ -239,8 +229,8 @@ int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline)
 	Z3_context z = ss->enc->z;
 	Z3_solver_push(z, s);
 	struct walk w = {.ss = ss, .s = s, .ok = 1, .deadline = deadline};
-	w.lits = calloc((size_t)ss->ncol + 1, sizeof *w.lits);
-	w.nlits = calloc((size_t)ss->ncol + 1, sizeof *w.nlits);
+	w.lits = xcalloc((size_t)ss->ncol + 1, sizeof *w.lits);
+	w.nlits = xcalloc((size_t)ss->ncol + 1, sizeof *w.nlits);
 	walk(&w, 0);
 	for (int i = 0; i < ss->ncol; i++)
 		free(w.lits[i]);
@@ -313,9 +303,7 @@ static void put_long(long v, FILE *out)
 
 void state_set_print(const struct state_set *ss, FILE *out)
 {
-	long *order = malloc(sizeof(long) * (size_t)(ss->nst ? ss->nst : 1));
-	if (!order)
-		abort();
+	long *order = xmalloc(sizeof(long) * (size_t)(ss->nst ? ss->nst : 1));
 	int sorted = 1;
 	for (long i = 0; i < ss->nst; i++) {
 		order[i] = i;

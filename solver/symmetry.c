@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "encoder/encoder.h"
+#include "common/xalloc.h"
 
 static int same_expr(const struct ir_expr *a, const struct ir_expr *b)
 {
@@ -111,9 +112,7 @@ static int break_class(const struct encoding *enc, Z3_solver s, const int *cls, 
 			first = e;
 	if (first < 0)
 		return 0;
-	int *w = malloc(sizeof(int) * (size_t)k);
-	if (!w)
-		abort();
+	int *w = xmalloc(sizeof(int) * (size_t)k);
 	int ok = 1;
 	for (int i = 0; i < k && ok; i++) {
 		w[i] = event_at(enc, cls[i], enc->ev[first].po);
@@ -130,11 +129,9 @@ int symmetry_break(const struct encoding *enc, Z3_solver s)
 {
 	const struct ir_program *p = enc->prog;
 	int n = p->nthreads, ordered = 0;
-	char *pinned = calloc((size_t)n + 1, 1);
-	char *done = calloc((size_t)n + 1, 1);
-	int *cls = malloc(sizeof(int) * ((size_t)n + 1));
-	if (!pinned || !done || !cls)
-		abort();
+	char *pinned = xcalloc((size_t)n + 1, 1);
+	char *done = xcalloc((size_t)n + 1, 1);
+	int *cls = xmalloc(sizeof(int) * ((size_t)n + 1));
 	pin_cond(p->cond, pinned);
 	pin_cond(p->filter, pinned);
 	for (int i = 0; i < p->nobserved; i++)
