@@ -24,23 +24,6 @@
 #include "common/arena.h"
 #include "common/xalloc.h"
 
-/* Addresses of shared locations: far from any value a litmus test uses, so
- * that a pointer value prints as the location it names. */
-#define ADDR_BASE 0x40000000L
-
-long enc_loc_address(int loc)
-{
-	return ADDR_BASE + loc;
-}
-
-int enc_address_loc(const struct encoding *enc, long value)
-{
-	long i = value - ADDR_BASE;
-	if (i < 0 || i >= enc->prog->nlocs)
-		return -1;
-	return (int)i;
-}
-
 static Z3_ast mk_int(Z3_context z, long v)
 {
 	return Z3_mk_int64(z, v, Z3_mk_int_sort(z));

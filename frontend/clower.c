@@ -34,6 +34,7 @@
 #include "common/arena.h"
 #include "common/xalloc.h"
 #include "clower.h"
+#include "ctu.h"
 #include "cscan.h"
 #include "fe.h"
 #include "kapi.h"

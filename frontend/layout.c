@@ -18,6 +18,7 @@
 #include "common/arena.h"
 #include "common/xalloc.h"
 #include "clower.h"
+#include "ctu.h"
 #include "fe.h"
 
 /* Finding the definition of "struct NAME". */

@@ -1,0 +1,46 @@
+/*
+ * ctu.h - private to the front end's libclang part: one parsed test (the
+ * virtual C file, how its bytes map back to the litmus file, the libclang
+ * translation unit) and the two questions every walker asks of it.  cparse.c
+ * builds it; layout.c and clower.c read it.  It does not parse or lower.
+ */
+#ifndef LKMMC_CTU_H
+#define LKMMC_CTU_H
+
+#include <stddef.h>
+
+#include <clang-c/Index.h>
+
+struct fe;
+struct arena;
+
+/* A run of the virtual file copied byte for byte from the litmus file. */
+struct ctu_chunk {
+	size_t buf_off; /* where it starts in the virtual file */
+	size_t lit_off; /* where it starts in the litmus text */
+	size_t len;     /* its length */
+	int fixed;      /* 1: a header the preamble includes, copied in;
+			 * every byte maps to lit_off (the #include) */
+};
+
+/* One test as libclang sees it. */
+struct ctu {
+	struct fe *fe;             /* the parse (program, errors, text) */
+	const char *buf;           /* the virtual C file */
+	size_t len;                /* its length */
+	struct ctu_chunk *chunks;  /* copied runs, in buffer order */
+	int nchunks;               /* how many */
+	CXTranslationUnit tu;      /* libclang's parse of buf */
+	CXFile main_file;          /* buf as libclang knows it (vs headers) */
+	struct arena *scratch;     /* per-test scratch (cursor lists) */
+};
+
+/* Litmus offset of a virtual-file offset; (size_t)-1 outside the copied
+ * runs (prelude, generated declarations). */
+size_t ctu_lit_off(const struct ctu *t, size_t buf_off);
+
+/* The children of cursor c, in order, in scratch memory; returns how
+ * many and sets *out. */
+int ctu_kids(struct ctu *t, CXCursor c, CXCursor **out);
+
+#endif
