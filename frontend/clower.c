@@ -92,14 +92,22 @@ struct jump {
 	int backward;    /* 1: goto = IR_CONTINUE; 0: goto = IR_BREAK */
 };
 
+/* What an open loop of the IR is, for break and continue. */
+enum loop_kind {
+	LOOP_NO_CONTINUE, /* continue would skip a do-while's test or a for's
+			   * increment, or leave an inlined helper's body */
+	LOOP_CONTINUE,    /* a loop continue may go round again */
+	LOOP_SWITCH,      /* the one-pass loop of a switch */
+	LOOP_GOTO,        /* the one-pass loop of a goto region */
+};
+
 /* The lowering of one thread. */
 struct lw {
 	struct ctu *t;            /* the test and its TU */
 	struct fe *fe;            /* the parse */
 	const struct fe_proc *p;  /* the process */
 	int tid;                  /* its thread index */
-	int loops[64];            /* open loops: 1 if "continue" is allowed,
-				   * 0 if not, 2 a switch, 3 a goto region */
+	enum loop_kind loops[64]; /* open loops, innermost last */
 	int nloops;               /* how many */
 	struct regx *rx;          /* per register */
 	int nrx;                  /* room in rx */
@@ -493,7 +501,7 @@ static struct ir_expr *rv(struct lw *w, CXCursor c, struct bb *b);
 static int call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 		struct ir_expr **val);
 static int stmt(struct lw *w, CXCursor c, struct bb *b);
-static int push_loop(struct lw *w, CXCursor c, int cont_ok);
+static int push_loop(struct lw *w, CXCursor c, enum loop_kind kind);
 static int block_items(struct lw *w, CXCursor *k, int n, struct bb *b,
 		       int looped);
 static int switch_stmt(struct lw *w, CXCursor c, struct bb *b);
@@ -1332,7 +1340,7 @@ static int inline_call(struct lw *w, CXCursor c, CXCursor def, struct bb *b,
 			emit(w, b, IR_ASSIGN, s, fr.flag)->a = mk_const(w, 0, s.pos);
 		}
 		struct bb lb = {0};
-		ok = push_loop(w, c, 0) && stmt(w, body, &lb);
+		ok = push_loop(w, c, LOOP_NO_CONTINUE) && stmt(w, body, &lb);
 		if (ok) {
 			w->nloops--;
 			emit(w, &lb, IR_BREAK, s, -1);
@@ -1580,11 +1588,11 @@ static void break_unless(struct lw *w, struct bb *b, struct ir_expr *c,
 	in->then_b = fin(&tb);
 }
 
-static int push_loop(struct lw *w, CXCursor c, int cont_ok)
+static int push_loop(struct lw *w, CXCursor c, enum loop_kind kind)
 {
 	if (w->nloops == (int)(sizeof w->loops / sizeof w->loops[0]))
 		return err_at(w, c, "loops nested too deeply");
-	w->loops[w->nloops++] = cont_ok;
+	w->loops[w->nloops++] = kind;
 	return 1;
 }
 
@@ -1702,10 +1710,11 @@ static int loop_stmt(struct lw *w, CXCursor c, struct bb *b)
 		break_unless(w, &lb, ec, s);
 	}
 	/* "continue" would skip a do-while's test or a for's increment. */
-	if (!push_loop(w, c, kind == CXCursor_WhileStmt || !inc))
+	if (!push_loop(w, c, (kind == CXCursor_WhileStmt || !inc)
+			    ? LOOP_CONTINUE : LOOP_NO_CONTINUE))
 		return 0;
 	if (kind == CXCursor_DoStmt)
-		w->loops[w->nloops - 1] = 0;
+		w->loops[w->nloops - 1] = LOOP_NO_CONTINUE;
 	w->cond++;
 	int ok = stmt(w, *body, &lb);
 	w->cond--;
@@ -1826,7 +1835,7 @@ static int jump_region(struct lw *w, CXCursor *k, int a, int e,
 		       CXCursor label, int backward, struct bb *b)
 {
 	int returns_before = w->fr ? w->fr->nreturns : 0;
-	if (!push_loop(w, k[a], 3))
+	if (!push_loop(w, k[a], LOOP_GOTO))
 		return 0;
 	w->jumps = fe_reserve(w->t->scratch, w->jumps, sizeof *w->jumps,
 			      w->njumps, &w->jcap);
@@ -1956,7 +1965,7 @@ static int switch_stmt(struct lw *w, CXCursor c, struct bb *b)
 	int m = temp(w, s.pos);
 	emit(w, b, IR_ASSIGN, s, m)->a = mk_const(w, 0, s.pos);
 	int returns_before = w->fr ? w->fr->nreturns : 0;
-	if (!push_loop(w, c, 2))
+	if (!push_loop(w, c, LOOP_SWITCH))
 		return 0;
 	struct bb lb = {0};
 	w->cond++;
@@ -2053,7 +2062,7 @@ static int stmt(struct lw *w, CXCursor c, struct bb *b)
 	case CXCursor_BreakStmt:
 		if (w->nloops == 0)
 			return err_at(w, c, "'break' outside a loop");
-		if (w->loops[w->nloops - 1] == 3)
+		if (w->loops[w->nloops - 1] == LOOP_GOTO)
 			return err_at(w, c, "'break' between a goto and its label "
 				      "is not supported; use a goto to a label "
 				      "after the loop");
@@ -2062,13 +2071,13 @@ static int stmt(struct lw *w, CXCursor c, struct bb *b)
 	case CXCursor_ContinueStmt:
 		if (w->nloops == 0)
 			return err_at(w, c, "'continue' outside a loop");
-		if (w->loops[w->nloops - 1] == 2)
+		if (w->loops[w->nloops - 1] == LOOP_SWITCH)
 			return err_at(w, c, "'continue' inside a switch is not "
 				      "supported");
-		if (w->loops[w->nloops - 1] == 3)
+		if (w->loops[w->nloops - 1] == LOOP_GOTO)
 			return err_at(w, c, "'continue' between a goto and its "
 				      "label is not supported");
-		if (!w->loops[w->nloops - 1])
+		if (w->loops[w->nloops - 1] == LOOP_NO_CONTINUE)
 			return err_at(w, c, "'continue' in a do-while loop or in "
 				      "a for loop with an increment is not "
 				      "supported; use a while loop");
