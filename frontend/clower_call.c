@@ -1,0 +1,352 @@
+/*
+ * clower_call.c - calls: kernel primitives (kapi.h) and helper functions
+ * of the preamble, inlined (see clower_int.h).  Operands are lowered by
+ * clower_expr.c, helper bodies by clower.c.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/arena.h"
+#include "common/xalloc.h"
+#include "clower_int.h"
+#include "ctu.h"
+#include "cscan.h"
+#include "fe.h"
+#include "kapi.h"
+
+/* --- kernel primitives ------------------------------------------------- */
+
+/* The address operand of primitive k from argument arg. */
+static struct ir_expr *address(struct lw *w, CXCursor arg,
+			       const struct kapi *k, struct bb *b)
+{
+	if (!k->addr_lvalue)
+		return cl_rv(w, arg, b);
+	CXCursor ptr;
+	if (cl_is_deref(w, arg, &ptr))
+		return cl_lv_addr(w, arg, b);
+	cl_err_at(w, arg, "%s takes a dereference such as %s(*x), not '%s'",
+		  k->name, k->name, cl_src_of(w, arg).text);
+	return NULL;
+}
+
+/* Does the cursor tree contain a statement of kind k? */
+struct find_kind {
+	enum CXCursorKind kind; /* what is looked for */
+	int n;                  /* how many were found */
+};
+
+static enum CXChildVisitResult count_kind(CXCursor c, CXCursor parent,
+					  CXClientData data)
+{
+	(void)parent;
+	struct find_kind *fk = data;
+	if (clang_getCursorKind(c) == fk->kind)
+		fk->n++;
+	return CXChildVisit_Recurse;
+}
+
+static int count_of(CXCursor c, enum CXCursorKind kind)
+{
+	struct find_kind fk = { kind, 0 };
+	clang_visitChildren(c, count_kind, &fk);
+	return fk.n;
+}
+
+/* Inline a call of helper def: parameters become registers (or stand for
+ * the address or constant passed), the body is lowered in place, and a
+ * return that is not the body's last statement leaves a one-pass IR_LOOP
+ * around the body. */
+static int inline_call(struct lw *w, CXCursor c, CXCursor def, struct bb *b,
+		       int dst, struct src s, struct ir_expr **val)
+{
+	char *name = cl_spell(w, def);
+	struct frame *first = NULL;
+	int depth = 0;
+	for (struct frame *f = w->fr; f; f = f->outer)
+		if (clang_equalCursors(f->fn, def)) {
+			depth++;
+			first = f;
+		}
+	if (depth > w->fe->unroll) {
+		/* Past the bound.  A call reached only under a condition (an
+		 * if, a loop, an earlier return) fails an assertion when some
+		 * execution reaches it (the call is not run: its value is 0);
+		 * one reached unconditionally always recurses. */
+		int cond = first && w->cond > first->cond_at_entry;
+		for (struct frame *f = w->fr; f && !cond; f = f->outer) {
+			cond = f->nreturns > 0;
+			if (f == first)
+				break;
+		}
+		if (!cond)
+			return cl_err_at(w, c, "recursion deeper than --unroll %d: "
+					 "'%s' calls itself unconditionally",
+					 w->fe->unroll, name);
+		struct src as = s;
+		as.text = arena_printf(w->fe->arena, "recursion deeper than "
+				       "--unroll %d: %s (not run; raise "
+				       "--unroll)", w->fe->unroll, s.text);
+		cl_emit(w, b, IR_ASSERT, as, -1)->a = cl_mk_const(w, 0, s.pos);
+		if (dst == DST_VALUE)
+			dst = cl_temp(w, s.pos);
+		if (dst >= 0)
+			cl_emit(w, b, IR_ASSIGN, as, dst)->a = cl_mk_const(w, 0, s.pos);
+		*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
+		return 1;
+	}
+	CXCursor *k;
+	int nk = ctu_kids(w->t, def, &k);
+	if (nk == 0 || clang_getCursorKind(k[nk - 1]) != CXCursor_CompoundStmt)
+		return cl_err_at(w, c, "internal error: no body for '%s'", name);
+	CXCursor body = k[nk - 1];
+	int nargs = clang_Cursor_getNumArguments(c);
+	if (nargs != clang_Cursor_getNumArguments(def))
+		return cl_err_at(w, c, "'%s' takes %d arguments but %d are given",
+				 name, clang_Cursor_getNumArguments(def), nargs);
+	struct ir_expr **argv = arena_alloc(w->t->scratch,
+					    (size_t)(nargs + 1) * sizeof *argv);
+	for (int i = 0; i < nargs; i++) {
+		argv[i] = cl_rv(w, clang_Cursor_getArgument(c, (unsigned)i), b);
+		if (!argv[i])
+			return 0;
+	}
+	struct frame fr = {
+		.fn = def, .name = name, .instance = ++w->ninlines, .ret = -1,
+		.flag = -1, .loop_base = w->nloops, .cond_at_entry = w->cond,
+		.outer = w->fr,
+	};
+	size_t here = ctu_lit_off(w->t, b_start(c));
+	fr.call_off = here != (size_t)-1 ? here
+		    : w->fr ? w->fr->call_off : w->p->body_off;
+	CXType rt = clang_getCursorResultType(def);
+	if (rt.kind != CXType_Void)
+		fr.ret = cl_temp(w, s.pos);
+	/* Only a return as the body's last statement needs no jump. */
+	CXCursor *bk;
+	int nb = ctu_kids(w->t, body, &bk);
+	int nret = count_of(body, CXCursor_ReturnStmt);
+	int tail = nb > 0 && clang_getCursorKind(bk[nb - 1]) == CXCursor_ReturnStmt;
+	fr.wrapped = nret > (tail ? 1 : 0);
+	w->fr = &fr;
+	for (int i = 0; i < nargs; i++) {
+		CXCursor pd = clang_Cursor_getArgument(def, (unsigned)i);
+		if (argv[i]->kind == IR_E_LOC || argv[i]->kind == IR_E_CONST) {
+			cl_bind(w, pd, -1, argv[i]);
+			continue;
+		}
+		int r = cl_frame_reg(w, pd);
+		cl_emit(w, b, IR_ASSIGN, s, r)->a = argv[i];
+	}
+	int ok;
+	if (fr.wrapped) {
+		if (count_of(body, CXCursor_WhileStmt) +
+		    count_of(body, CXCursor_DoStmt) +
+		    count_of(body, CXCursor_ForStmt) +
+		    count_of(body, CXCursor_SwitchStmt) +
+		    count_of(body, CXCursor_LabelStmt) > 0) {
+			fr.flag = cl_temp(w, s.pos);
+			cl_emit(w, b, IR_ASSIGN, s, fr.flag)->a = cl_mk_const(w, 0, s.pos);
+		}
+		struct bb lb = {0};
+		ok = cl_push_loop(w, c, LOOP_NO_CONTINUE) && cl_stmt(w, body, &lb);
+		if (ok) {
+			w->nloops--;
+			cl_emit(w, &lb, IR_BREAK, s, -1);
+			cl_emit(w, b, IR_LOOP, s, -1)->then_b = cl_fin(&lb);
+		}
+	} else {
+		ok = cl_stmt(w, body, b);
+	}
+	w->fr = fr.outer;
+	if (!ok)
+		return 0;
+	if (dst >= 0 && fr.ret >= 0)
+		cl_emit(w, b, IR_ASSIGN, s, dst)->a = cl_mk_reg(w, fr.ret, s.pos);
+	else if (dst >= 0 || (dst == DST_VALUE && fr.ret < 0))
+		return cl_err_at(w, c, "'%s' returns nothing; it cannot be used "
+				 "in an expression or assigned", name);
+	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos)
+	     : dst == DST_VALUE ? cl_mk_reg(w, fr.ret, s.pos) : NULL;
+	return 1;
+}
+
+/* smp_cond_load_acquire(p, cond) and friends, as the prelude macros pass
+ * them: (p, ({ long VAL; (cond); })).  Lowered as the kernel defines them:
+ *     loop { VAL = READ_ONCE(*p); if (cond) break; }  [smp_rmb();]
+ * with the value VAL. */
+static int cond_load(struct lw *w, CXCursor c, const struct kapi *k,
+		     struct bb *b, int dst, struct src s, struct ir_expr **val)
+{
+	CXCursor se = cl_strip(w, clang_Cursor_getArgument(c, 1)), *sk, *body, *dk;
+	int n = clang_getCursorKind(se) == CXCursor_StmtExpr
+		? ctu_kids(w->t, se, &sk) : 0;
+	int m = n == 1 ? ctu_kids(w->t, sk[0], &body) : 0;
+	if (m != 2 || clang_getCursorKind(body[0]) != CXCursor_DeclStmt ||
+	    ctu_kids(w->t, body[0], &dk) != 1)
+		return cl_err_at(w, c, "internal error: malformed %s", k->name);
+	struct ir_expr *addr = cl_rv(w, clang_Cursor_getArgument(c, 0), b);
+	if (!addr)
+		return 0;
+	int r = cl_reg_of(w, dk[0], dk[0]);
+	struct bb lb = {0}, tb = {0};
+	struct ir_instr *in = cl_emit(w, &lb, IR_LOAD, s, r);
+	in->a = addr;
+	in->order = IR_ORD_ONCE;
+	w->cond++;
+	struct ir_expr *cond = cl_rv(w, body[1], &lb);
+	w->cond--;
+	if (!cond)
+		return 0;
+	cl_emit(w, &tb, IR_BREAK, s, -1);
+	in = cl_emit(w, &lb, IR_IF, s, -1);
+	in->a = cond;
+	in->then_b = cl_fin(&tb);
+	cl_emit(w, b, IR_LOOP, s, -1)->then_b = cl_fin(&lb);
+	if (k->order == IR_ORD_ACQUIRE)
+		cl_emit(w, b, IR_FENCE, s, -1)->fence = k->fence;
+	if (dst == DST_VALUE)
+		dst = cl_temp(w, s.pos);
+	if (dst >= 0)
+		cl_emit(w, b, IR_ASSIGN, s, dst)->a = cl_mk_reg(w, r, s.pos);
+	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
+	return 1;
+}
+
+int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
+	    struct ir_expr **val)
+{
+	char *name = cl_spell(w, c);
+	const struct kapi *k = kapi_find(name);
+	if (!k) {
+		CXCursor callee = clang_getCursorReferenced(c);
+		enum CXCursorKind ck = clang_getCursorKind(callee);
+		if (ck == CXCursor_FunctionDecl) {
+			CXCursor def = clang_getCursorDefinition(callee);
+			if (clang_getCursorKind(def) == CXCursor_FunctionDecl)
+				return inline_call(w, c, def, b, dst, s, val);
+		}
+		if (!*name || ck == CXCursor_VarDecl || ck == CXCursor_ParmDecl ||
+		    ck == CXCursor_FieldDecl)
+			return cl_err_at(w, c, "unsupported call: calls through "
+					 "function pointers are not supported; "
+					 "call a kernel primitive or a helper "
+					 "defined in the preamble");
+		static const char *const alloc[] = {
+			"kmalloc", "kzalloc", "kcalloc", "kmalloc_array",
+			"vmalloc", "vzalloc", "kvmalloc", "kmem_cache_alloc",
+			"malloc", "calloc", "realloc", "kfree", "vfree",
+			"kvfree", "free", "kfree_rcu", NULL,
+		};
+		for (int i = 0; alloc[i]; i++)
+			if (strcmp(name, alloc[i]) == 0)
+				return cl_err_at(w, c, "dynamic allocation ('%s') "
+						 "is not supported: declare the "
+						 "objects as shared locations in "
+						 "the init block", name);
+		return cl_err_at(w, c, "unknown kernel primitive '%s' (lkmmc "
+				 "knows the macros of linux-kernel.def and "
+				 "atomic_add_unless)", name);
+	}
+	int nargs = clang_Cursor_getNumArguments(c);
+	if (k->kind == K_COND_LOAD && nargs == 2)
+		return cond_load(w, c, k, b, dst, s, val);
+	if (nargs != k->nargs)
+		return cl_err_at(w, c, "'%s' takes %d argument%s but %d %s given",
+				 name, k->nargs, k->nargs == 1 ? "" : "s", nargs,
+				 nargs == 1 ? "is" : "are");
+	if (dst != DST_NONE && !k->returns)
+		return cl_err_at(w, c, "'%s' has no value; it cannot be used in "
+				 "an expression or assigned", name);
+	struct ir_expr *addr = NULL, *v[3] = { NULL, NULL, NULL };
+	int nv = 0;
+	for (int i = 0; i < nargs; i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		struct ir_expr *x = i == k->addr_arg ? address(w, arg, k, b)
+						     : cl_rv(w, arg, b);
+		if (!x)
+			return 0;
+		if (i == k->addr_arg)
+			addr = x;
+		else
+			v[nv++] = x;
+	}
+	if (k->implicit_one)
+		v[nv++] = cl_mk_const(w, 1, s.pos);
+	if (dst == DST_VALUE)
+		dst = cl_temp(w, s.pos);
+	struct ir_instr *in;
+	switch (k->kind) {
+	case K_LOAD:
+		in = cl_emit(w, b, IR_LOAD, s, dst);
+		in->a = addr;
+		in->order = k->order;
+		break;
+	case K_STORE:
+	case K_STORE_MB:
+		in = cl_emit(w, b, IR_STORE, s, -1);
+		in->a = addr;
+		in->b = v[0];
+		in->order = k->order;
+		if (k->kind == K_STORE_MB)
+			cl_emit(w, b, IR_FENCE, s, -1)->fence = k->fence;
+		break;
+	case K_FENCE:
+		cl_emit(w, b, IR_FENCE, s, -1)->fence = k->fence;
+		break;
+	case K_RMW:
+	case K_RMW_TEST: {
+		int t = k->kind == K_RMW_TEST ? cl_temp(w, s.pos) : dst;
+		in = cl_emit(w, b, IR_RMW, s, t);
+		in->a = addr;
+		in->b = v[0];
+		in->c = v[1];
+		in->order = k->order;
+		in->rmw = k->rmw;
+		in->arith = k->arith;
+		if (k->kind == K_RMW_TEST && dst >= 0)
+			cl_emit(w, b, IR_ASSIGN, s, dst)->a =
+				cl_mk_bin(w, k->test, cl_mk_reg(w, t, s.pos),
+					  cl_mk_const(w, 0, s.pos));
+		break;
+	}
+	case K_LOCK:
+		cl_emit(w, b, IR_LOCK, s, -1)->a = addr;
+		break;
+	case K_UNLOCK:
+		cl_emit(w, b, IR_UNLOCK, s, -1)->a = addr;
+		break;
+	case K_TRYLOCK:
+		cl_emit(w, b, IR_TRYLOCK, s, dst)->a = addr;
+		break;
+	case K_ISLOCKED:
+		cl_emit(w, b, IR_ISLOCKED, s, dst)->a = addr;
+		break;
+	case K_SRCU_LOCK:
+		cl_emit(w, b, IR_SRCU_LOCK, s, dst)->a = addr;
+		break;
+	case K_SRCU_UNLOCK:
+		in = cl_emit(w, b, IR_SRCU_UNLOCK, s, -1);
+		in->a = addr;
+		in->b = v[0];
+		break;
+	case K_SRCU_SYNC:
+		cl_emit(w, b, IR_SRCU_SYNC, s, -1)->a = addr;
+		break;
+	case K_ASSERT:
+		cl_emit(w, b, IR_ASSERT, s, -1)->a =
+			k->test == IR_NE ? cl_mk_un(w, IR_LNOT, v[0]) : v[0];
+		if (dst >= 0)
+			cl_emit(w, b, IR_ASSIGN, s, dst)->a =
+				cl_mk_bin(w, IR_NE, v[0], cl_mk_const(w, 0, s.pos));
+		break;
+	case K_NOP:
+	case K_COND_LOAD:
+		break;
+	}
+	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
+	return 1;
+}
