@@ -8,6 +8,7 @@
  * thread can spin forever; 4 --unroll auto hit its limit on some test.  When several apply, the lowest non-zero one wins.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,60 +24,114 @@
 
 #define LKMMC_VERSION "0.1.0"
 
+/* What an option does. */
+enum opt_act {
+	OPT_DUMP_IR, OPT_EXISTS_ONLY, OPT_MODEL, OPT_NO_CUBES, OPT_UNROLL,
+	OPT_TIMEOUT, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
+	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
+	OPT_TIMES, OPT_HELP, OPT_VERSION,
+};
+
+/* What follows an option on the command line. */
+enum opt_arg {
+	OPT_ARG_NONE,   /* nothing */
+	OPT_ARG_WORD,   /* a word (a file or folder name) */
+	OPT_ARG_NUMBER, /* a whole number from min to max */
+};
+
+/* One of lkmmc's own options. */
+struct lkmmc_opt {
+	const char *name;  /* "--unroll" */
+	const char *alias; /* "-j" for --jobs, else NULL */
+	enum opt_act act;  /* what it does */
+	enum opt_arg arg;  /* what follows it */
+	long min, max;     /* OPT_ARG_NUMBER: the range */
+	const char *what;  /* what follows, for "--x needs WHAT" */
+	const char *help;  /* its lines of --help, NULL: none of its own */
+};
+
+static const struct lkmmc_opt options[] = {
+	{"--dump-ir", NULL, OPT_DUMP_IR, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --dump-ir         print the parsed program instead of checking it\n"},
+	{"--exists-only", NULL, OPT_EXISTS_ONLY, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --exists-only     only decide whether the condition is reachable\n"
+	 "                    (no list of final states; fast on big tests)\n"},
+	{"--model", NULL, OPT_MODEL, OPT_ARG_WORD, 0, 0, "a tools/memory-model folder",
+	 "  --model DIR       check with the model read from DIR (a\n"
+	 "                    tools/memory-model folder: linux-kernel.cfg, .bell,\n"
+	 "                    .cat, lock.cat) instead of the built-in Linux 6.1 one\n"},
+	{"--no-cubes", NULL, OPT_NO_CUBES, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --no-cubes        list final states one solver query at a time\n"
+	 "                    instead of by whole cubes (slower; for\n"
+	 "                    cross-checking the cube enumeration)\n"},
+	{"--unroll", NULL, OPT_UNROLL, OPT_ARG_NUMBER, 0, 100000, "a number",
+	 "  --unroll N        run loops at most N times (default 2, as herd7);\n"
+	 "                    warns when a consistent execution needs more\n"
+	 "  --unroll auto[:L] raise the bound from 2 until no execution needs\n"
+	 "                    more iterations, up to L (default 16)\n"},
+	{"--timeout", NULL, OPT_TIMEOUT, OPT_ARG_NUMBER, 0, 100000, "a number",
+	 "  --timeout SECS    give up on a test after about SECS seconds\n"},
+	{"--witness", NULL, OPT_WITNESS, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --witness         print an execution that reaches the condition\n"},
+	{"--explain", NULL, OPT_EXPLAIN, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --explain         when the condition is never reached, say which\n"
+	 "                    axioms forbid it and show the cycle\n"},
+	{"--dot", NULL, OPT_DOT, OPT_ARG_WORD, 0, 0, "a file name",
+	 "  --dot FILE        draw the witness (or explained) execution for Graphviz\n"},
+	{"--svg", NULL, OPT_SVG, OPT_ARG_WORD, 0, 0, "a file name",
+	 "  --svg FILE        the same, rendered to SVG by graphviz's dot\n"},
+	{"--stats", NULL, OPT_STATS, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --stats           print encoding sizes and times to stderr\n"},
+	{"--kmod", NULL, OPT_KMOD, OPT_ARG_WORD, 0, 0, "a folder",
+	 "  --kmod OUTDIR     write each test as a Linux kernel module under\n"
+	 "                    OUTDIR (run it in QEMU with kernel/run-qemu.sh)\n"},
+	{"--kmod-iters", NULL, OPT_KMOD_ITERS, OPT_ARG_NUMBER, 1, LONG_MAX,
+	 "a positive number",
+	 "  --kmod-iters N    the modules' default iteration count (1000000)\n"},
+	{"--jobs", "-j", OPT_JOBS, OPT_ARG_NUMBER, 1, 256,
+	 "a number of processes, 1 to 256",
+	 "  -j N, --jobs N    check N tests at a time, each in its own process;\n"
+	 "                    outputs still come in the order of the files\n"},
+	{"--files-from", NULL, OPT_FILES_FROM, OPT_ARG_WORD, 0, 0, "a file name",
+	 "  --files-from FILE check the files listed in FILE too, one path a line\n"
+	 "                    (- for stdin); for batches too long for a\n"
+	 "                    command line\n"},
+	{"--progress", NULL, OPT_PROGRESS, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --progress        a progress line on stderr (default on a terminal\n"
+	 "                    for batches of 20 tests or more)\n"},
+	{"--times", NULL, OPT_TIMES, OPT_ARG_WORD, 0, 0, "a file name",
+	 "  --times FILE      write one TSV row per test: path, status, wall\n"
+	 "                    seconds, peak RSS in kB, verdict, number of states\n"},
+	{"--help", NULL, OPT_HELP, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --help            this text\n"},
+	{"--version", NULL, OPT_VERSION, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --version         print the version\n"},
+};
+
+#define NOPTIONS (sizeof options / sizeof options[0])
+
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: lkmmc [options] FILE.litmus...\n"
-		"\n"
-		"Check Linux-kernel memory model (LKMM) litmus tests with Z3 and print\n"
-		"herd7's output format.\n"
-		"\n"
-		"options:\n"
-		"  --dump-ir         print the parsed program instead of checking it\n"
-		"  --exists-only     only decide whether the condition is reachable\n"
-		"                    (no list of final states; fast on big tests)\n"
-		"  --model DIR       check with the model read from DIR (a\n"
-		"                    tools/memory-model folder: linux-kernel.cfg, .bell,\n"
-		"                    .cat, lock.cat) instead of the built-in Linux 6.1 one\n"
-		"  --no-cubes        list final states one solver query at a time\n"
-		"                    instead of by whole cubes (slower; for\n"
-		"                    cross-checking the cube enumeration)\n"
-		"  --unroll N        run loops at most N times (default 2, as herd7);\n"
-		"                    warns when a consistent execution needs more\n"
-		"  --unroll auto[:L] raise the bound from 2 until no execution needs\n"
-		"                    more iterations, up to L (default 16)\n"
-		"  --timeout SECS    give up on a test after about SECS seconds\n"
-		"  --witness         print an execution that reaches the condition\n"
-		"  --explain         when the condition is never reached, say which\n"
-		"                    axioms forbid it and show the cycle\n"
-		"  --dot FILE        draw the witness (or explained) execution for Graphviz\n"
-		"  --svg FILE        the same, rendered to SVG by graphviz's dot\n"
-		"  --stats           print encoding sizes and times to stderr\n"
-		"  --kmod OUTDIR     write each test as a Linux kernel module under\n"
-		"                    OUTDIR (run it in QEMU with kernel/run-qemu.sh)\n"
-		"  --kmod-iters N    the modules' default iteration count (1000000)\n"
-		"  -j N, --jobs N    check N tests at a time, each in its own process;\n"
-		"                    outputs still come in the order of the files\n"
-		"  --files-from FILE check the files listed in FILE too, one path a line\n"
-		"                    (- for stdin); for batches too long for a\n"
-		"                    command line\n"
-		"  --progress        a progress line on stderr (default on a terminal\n"
-		"                    for batches of 20 tests or more)\n"
-		"  --times FILE      write one TSV row per test: path, status, wall\n"
-		"                    seconds, peak RSS in kB, verdict, number of states\n"
-		"  --help            this text\n"
-		"  --version         print the version\n"
-		"\n"
-		"herd7's options are accepted too, so that the kernel's\n"
-		"tools/memory-model/scripts can run lkmmc: -conf FILE, -I DIR,\n"
-		"-unroll N, -speedcheck true|fast|false (--exists-only), -timeout SECS,\n"
-		"-v (--stats), -through none; drawing options (-show, -graph, ...) are\n"
-		"ignored; the others are rejected with the reason.\n"
-		"\n"
-		"exit status: 0 all tests checked, 1 a test failed to parse or check,\n"
-		"2 usage error, 3 an assertion (BUG_ON, WARN_ON, assert) can fail or\n"
-		"a thread can spin forever, 4 --unroll auto reached its limit (the\n"
-		"lowest non-zero one wins).\n");
+	fputs("usage: lkmmc [options] FILE.litmus...\n"
+	      "\n"
+	      "Check Linux-kernel memory model (LKMM) litmus tests with Z3 and print\n"
+	      "herd7's output format.\n"
+	      "\n"
+	      "options:\n", out);
+	for (size_t k = 0; k < NOPTIONS; k++)
+		if (options[k].help)
+			fputs(options[k].help, out);
+	fputs("\n"
+	      "herd7's options are accepted too, so that the kernel's\n"
+	      "tools/memory-model/scripts can run lkmmc: -conf FILE, -I DIR,\n"
+	      "-unroll N, -speedcheck true|fast|false (--exists-only), -timeout SECS,\n"
+	      "-v (--stats), -through none; drawing options (-show, -graph, ...) are\n"
+	      "ignored; the others are rejected with the reason.\n"
+	      "\n"
+	      "exit status: 0 all tests checked, 1 a test failed to parse or check,\n"
+	      "2 usage error, 3 an assertion (BUG_ON, WARN_ON, assert) can fail or\n"
+	      "a thread can spin forever, 4 --unroll auto reached its limit (the\n"
+	      "lowest non-zero one wins).\n", out);
 }
 
 struct options {
@@ -86,19 +141,9 @@ struct options {
 	const char *kmod_dir;         /* --kmod OUTDIR */
 	unsigned long kmod_iters;     /* --kmod-iters N */
 	struct check_options check;   /* how to check each test */
+	struct herd7_dirs herd7_dirs; /* herd7's -I directories */
 	const char *model_dir;        /* --model DIR, or NULL */
 };
-
-/* The word after option argv[*i] (what it names: "a file name"), *i moved
- * onto it; NULL, said on stderr, when the command line ends first. */
-static const char *option_word(int argc, char **argv, int *i, const char *what)
-{
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "lkmmc: %s needs %s (try --help)\n", argv[*i], what);
-		return NULL;
-	}
-	return argv[++*i];
-}
 
 /* Parse a non-negative integer option value; -1 when malformed. */
 static long parse_count(const char *s)
@@ -108,6 +153,133 @@ static long parse_count(const char *s)
 	if (!*s || *end || v < 0)
 		return -1;
 	return v;
+}
+
+static const struct lkmmc_opt *lookup(const char *name)
+{
+	for (size_t k = 0; k < NOPTIONS; k++)
+		if (strcmp(options[k].name, name) == 0 ||
+		    (options[k].alias && strcmp(options[k].alias, name) == 0))
+			return &options[k];
+	return NULL;
+}
+
+/* What parse_option tells main. */
+enum parsed {
+	PARSED_OK,      /* go on */
+	PARSED_ERROR,   /* usage error, said on stderr: exit status 2 */
+	PARSED_HELP,    /* print the usage and stop */
+	PARSED_VERSION, /* print the version and stop */
+};
+
+/* --unroll auto[:L] (val starts with "auto"). */
+static enum parsed unroll_auto(const char *val, struct options *opt)
+{
+	const char *lim = val + 4;
+	long v = *lim == '\0' ? 16 : *lim == ':' ? parse_count(lim + 1) : -1;
+	if (v < 2 || v > 1000) {
+		fprintf(stderr, "lkmmc: --unroll auto:L needs a limit L from 2 to 1000 (try --help)\n");
+		return PARSED_ERROR;
+	}
+	opt->check.unroll_auto = (int)v;
+	return PARSED_OK;
+}
+
+/* Apply lkmmc's own option argv[*i] (and its value: *i moves onto it). */
+static enum parsed parse_option(int argc, char **argv, int *i,
+				struct options *opt)
+{
+	const char *a = argv[*i];
+	const struct lkmmc_opt *o = lookup(a);
+	if (!o) {
+		fprintf(stderr, "lkmmc: unknown option '%s' (try --help)\n", a);
+		return PARSED_ERROR;
+	}
+	const char *val = NULL;
+	long num = 0;
+	if (o->arg != OPT_ARG_NONE) {
+		val = *i + 1 < argc ? argv[*i + 1] : NULL;
+		if (val && o->act == OPT_UNROLL && strncmp(val, "auto", 4) == 0) {
+			++*i;
+			return unroll_auto(val, opt);
+		}
+		num = val && o->arg == OPT_ARG_NUMBER ? parse_count(val) : 0;
+		if (!val || (o->arg == OPT_ARG_NUMBER && (num < o->min || num > o->max))) {
+			fprintf(stderr, "lkmmc: %s needs %s (try --help)\n", a, o->what);
+			return PARSED_ERROR;
+		}
+		++*i;
+	}
+	switch (o->act) {
+	case OPT_DUMP_IR: opt->dump_ir = 1; break;
+	case OPT_EXISTS_ONLY: opt->check.exists_only = 1; break;
+	case OPT_MODEL: opt->model_dir = val; break;
+	case OPT_NO_CUBES: opt->check.no_cubes = 1; break;
+	case OPT_UNROLL:
+		opt->check.unroll = (int)num;
+		opt->check.unroll_auto = 0;
+		break;
+	case OPT_TIMEOUT: opt->check.timeout_ms = (unsigned)num * 1000u; break;
+	case OPT_WITNESS: opt->check.witness = 1; break;
+	case OPT_EXPLAIN: opt->check.explain = 1; break;
+	case OPT_DOT:
+	case OPT_SVG:
+		opt->check.picture = val;
+		opt->check.picture_svg = o->act == OPT_SVG;
+		break;
+	case OPT_STATS: opt->check.stats = 1; break;
+	case OPT_KMOD: opt->kmod_dir = val; break;
+	case OPT_KMOD_ITERS: opt->kmod_iters = (unsigned long)num; break;
+	case OPT_JOBS: opt->batch.jobs = (int)num; break;
+	case OPT_FILES_FROM: opt->files_from = val; break;
+	case OPT_PROGRESS: opt->batch.progress = 1; break;
+	case OPT_TIMES: opt->batch.times_path = val; break;
+	case OPT_HELP: return PARSED_HELP;
+	case OPT_VERSION: return PARSED_VERSION;
+	}
+	return PARSED_OK;
+}
+
+/* herd7's one-dash option argv[*i] (cli/herd7opts.h). */
+static enum parsed parse_herd7_option(int argc, char **argv, int *i,
+				      struct options *opt)
+{
+	switch (herd7_option(argc, argv, i, &opt->check, &opt->herd7_dirs, stderr)) {
+	case HERD7_DONE: return PARSED_OK;
+	case HERD7_HELP: return PARSED_HELP;
+	case HERD7_VERSION: return PARSED_VERSION;
+	case HERD7_ERROR: break;
+	}
+	return PARSED_ERROR;
+}
+
+/* Parse the options of argv; *first_file is set to the first file's index. */
+static enum parsed parse_options(int argc, char **argv, struct options *opt,
+				 int *first_file)
+{
+	*first_file = argc;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			*first_file = i + 1;
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0') {
+			*first_file = i;
+			break;
+		}
+		/* herd7's options have one dash; -j is ours */
+		enum parsed p = a[1] != '-' && strcmp(a, "-j") != 0
+			? parse_herd7_option(argc, argv, &i, opt)
+			: parse_option(argc, argv, &i, opt);
+		if (p != PARSED_OK)
+			return p;
+	}
+	if (opt->kmod_dir && opt->batch.jobs > 1) {
+		fprintf(stderr, "lkmmc: -j cannot be combined with --kmod (generating modules is fast; drop -j)\n");
+		return PARSED_ERROR;
+	}
+	return PARSED_OK;
 }
 
 /* What every file of a run shares. */
@@ -201,115 +373,20 @@ int main(int argc, char **argv)
 {
 	struct options opt = {0};
 	opt.check.unroll = 2;
-	int first_file = argc;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			first_file = i + 1;
-			break;
-		}
-		if (a[0] != '-' || a[1] == '\0') {
-			first_file = i;
-			break;
-		}
-		if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
-			long v = i + 1 < argc ? parse_count(argv[i + 1]) : -1;
-			if (v < 1 || v > 256) {
-				fprintf(stderr, "lkmmc: %s needs a number of processes, 1 to 256 (try --help)\n", a);
-				return 2;
-			}
-			opt.batch.jobs = (int)v;
-			i++;
-			continue;
-		}
-		if (a[1] != '-') {      /* herd7's options have one dash */
-			enum herd7_status st = herd7_option(argc, argv, &i, &opt.check, stderr);
-			if (st == HERD7_ERROR)
-				return 2;
-			if (st == HERD7_HELP) {
-				usage(stdout);
-				return 0;
-			}
-			if (st == HERD7_VERSION) {
-				printf("lkmmc %s\n", LKMMC_VERSION);
-				return 0;
-			}
-			continue;
-		}
-		if (strcmp(a, "--dump-ir") == 0) {
-			opt.dump_ir = 1;
-		} else if (strcmp(a, "--witness") == 0) {
-			opt.check.witness = 1;
-		} else if (strcmp(a, "--explain") == 0) {
-			opt.check.explain = 1;
-		} else if (strcmp(a, "--dot") == 0 || strcmp(a, "--svg") == 0) {
-			if (!(opt.check.picture = option_word(argc, argv, &i, "a file name")))
-				return 2;
-			opt.check.picture_svg = a[2] == 's';
-		} else if (strcmp(a, "--kmod") == 0) {
-			if (!(opt.kmod_dir = option_word(argc, argv, &i, "a folder")))
-				return 2;
-		} else if (strcmp(a, "--kmod-iters") == 0) {
-			long v = i + 1 < argc ? parse_count(argv[i + 1]) : -1;
-			if (v < 1) {
-				fprintf(stderr, "lkmmc: --kmod-iters needs a positive number (try --help)\n");
-				return 2;
-			}
-			opt.kmod_iters = (unsigned long)v;
-			i++;
-		} else if (strcmp(a, "--files-from") == 0) {
-			if (!(opt.files_from = option_word(argc, argv, &i, "a file name")))
-				return 2;
-		} else if (strcmp(a, "--progress") == 0) {
-			opt.batch.progress = 1;
-		} else if (strcmp(a, "--times") == 0) {
-			if (!(opt.batch.times_path = option_word(argc, argv, &i, "a file name")))
-				return 2;
-		} else if (strcmp(a, "--model") == 0) {
-			if (!(opt.model_dir = option_word(argc, argv, &i, "a tools/memory-model folder")))
-				return 2;
-		} else if (strcmp(a, "--stats") == 0) {
-			opt.check.stats = 1;
-		} else if (strcmp(a, "--exists-only") == 0) {
-			opt.check.exists_only = 1;
-		} else if (strcmp(a, "--no-cubes") == 0) {
-			opt.check.no_cubes = 1;
-		} else if (strcmp(a, "--unroll") == 0 && i + 1 < argc &&
-			   strncmp(argv[i + 1], "auto", 4) == 0) {
-			const char *lim = argv[++i] + 4;
-			long v = *lim == '\0' ? 16 : *lim == ':' ? parse_count(lim + 1) : -1;
-			if (v < 2 || v > 1000) {
-				fprintf(stderr, "lkmmc: --unroll auto:L needs a limit L from 2 to 1000 (try --help)\n");
-				return 2;
-			}
-			opt.check.unroll_auto = (int)v;
-		} else if (strcmp(a, "--unroll") == 0 || strcmp(a, "--timeout") == 0) {
-			long v = i + 1 < argc ? parse_count(argv[i + 1]) : -1;
-			if (v < 0 || v > 100000) {
-				fprintf(stderr, "lkmmc: %s needs a number (try --help)\n", a);
-				return 2;
-			}
-			if (a[2] == 'u') {
-				opt.check.unroll = (int)v;
-				opt.check.unroll_auto = 0;
-			}
-			else
-				opt.check.timeout_ms = (unsigned)v * 1000u;
-			i++;
-		} else if (strcmp(a, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(a, "--version") == 0) {
-			printf("lkmmc %s\n", LKMMC_VERSION);
-			return 0;
-		} else {
-			fprintf(stderr, "lkmmc: unknown option '%s' (try --help)\n", a);
-			return 2;
-		}
-	}
-	if (opt.kmod_dir && opt.batch.jobs > 1) {
-		fprintf(stderr, "lkmmc: -j cannot be combined with --kmod (generating modules is fast; drop -j)\n");
+	int first_file;
+	enum parsed parsed = parse_options(argc, argv, &opt, &first_file);
+	herd7_dirs_free(&opt.herd7_dirs); /* only -conf needed them */
+	switch (parsed) {
+	case PARSED_OK:
+		break;
+	case PARSED_ERROR:
 		return 2;
+	case PARSED_HELP:
+		usage(stdout);
+		return 0;
+	case PARSED_VERSION:
+		printf("lkmmc %s\n", LKMMC_VERSION);
+		return 0;
 	}
 	/* The model: --model DIR, or the files a -conf names when they are
 	 * not Linux 6.1's (cli/herd7opts.c); otherwise the built-in one. */

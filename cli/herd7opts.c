@@ -22,105 +22,112 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum arg { NONE, WORD, COUNT, SECS, BOOL };
+/* What follows an option. */
+enum arg {
+	ARG_NONE,  /* nothing (in a configuration file: "false" turns it off) */
+	ARG_WORD,  /* a word */
+	ARG_COUNT, /* a whole number from 0 to 100000 */
+	ARG_SECS,  /* a positive number of seconds */
+	ARG_BOOL,  /* true or false */
+};
 
 enum act {
-	IGNORE,     /* shapes herd7's drawings only: accepted, no effect */
-	REJECT,     /* not supported: an error saying why */
-	UNROLL,     /* --unroll N */
-	SPEEDCHECK, /* true|fast: --exists-only; false: the full state list */
-	TIMEOUT,    /* --timeout */
-	VERBOSE,    /* --stats */
-	CONF,       /* read a configuration file */
-	VARIANT,    /* in a configuration file: read its model */
-	INCLUDE,    /* -I: where to look for configuration and model files */
-	MODEL,      /* must name the LKMM file given as note */
-	THROUGH,    /* only "none", herd7's default: the model filters */
-	HELP,
-	VERSION,
+	ACT_IGNORE,     /* shapes herd7's drawings only: accepted, no effect */
+	ACT_REJECT,     /* not supported: an error saying why */
+	ACT_UNROLL,     /* --unroll N */
+	ACT_SPEEDCHECK, /* true|fast: --exists-only; false: the full state list */
+	ACT_TIMEOUT,    /* --timeout */
+	ACT_VERBOSE,    /* --stats */
+	ACT_CONF,       /* read a configuration file */
+	ACT_VARIANT,    /* in a configuration file: read its model */
+	ACT_INCLUDE,    /* -I: where to look for configuration and model files */
+	ACT_MODEL,      /* must name the LKMM file given as note */
+	ACT_THROUGH,    /* only "none", herd7's default: the model filters */
+	ACT_HELP,
+	ACT_VERSION,
 };
 
 struct herd7_opt {
 	const char *name;
 	enum arg arg;
 	enum act act;
-	const char *note;   /* REJECT: why; MODEL: the LKMM file expected */
+	const char *note;   /* ACT_REJECT: why; ACT_MODEL: the LKMM file expected */
 };
 
-#define NO_DOT "lkmmc draws no executions (no .dot files, no viewer)"
+#define NO_DOT "lkmmc writes no herd7 drawings (it draws one execution with --dot FILE or --svg FILE)"
 #define ONE_MODEL "lkmmc has the LKMM of Linux 6.1 built in and nothing else"
 
 static const struct herd7_opt table[] = {
 	/* mapped to lkmmc's own options */
-	{"-unroll", COUNT, UNROLL, NULL},
-	{"-speedcheck", WORD, SPEEDCHECK, NULL},
-	{"-timeout", SECS, TIMEOUT, NULL},
-	{"-v", NONE, VERBOSE, NULL},
-	{"-q", NONE, IGNORE, NULL},
-	{"-help", NONE, HELP, NULL},
-	{"-h", NONE, HELP, NULL},
-	{"-version", NONE, VERSION, NULL},
+	{"-unroll", ARG_COUNT, ACT_UNROLL, NULL},
+	{"-speedcheck", ARG_WORD, ACT_SPEEDCHECK, NULL},
+	{"-timeout", ARG_SECS, ACT_TIMEOUT, NULL},
+	{"-v", ARG_NONE, ACT_VERBOSE, NULL},
+	{"-q", ARG_NONE, ACT_IGNORE, NULL},
+	{"-help", ARG_NONE, ACT_HELP, NULL},
+	{"-h", ARG_NONE, ACT_HELP, NULL},
+	{"-version", ARG_NONE, ACT_VERSION, NULL},
 	/* configuration and model */
-	{"-conf", WORD, CONF, NULL},
-	{"-I", WORD, INCLUDE, NULL},
-	{"-model", WORD, MODEL, "linux-kernel.cat"},
-	{"-cat", WORD, MODEL, "linux-kernel.cat"},
-	{"-bell", WORD, MODEL, "linux-kernel.bell"},
-	{"-macros", WORD, MODEL, "linux-kernel.def"},
-	{"-through", WORD, THROUGH, NULL},
+	{"-conf", ARG_WORD, ACT_CONF, NULL},
+	{"-I", ARG_WORD, ACT_INCLUDE, NULL},
+	{"-model", ARG_WORD, ACT_MODEL, "linux-kernel.cat"},
+	{"-cat", ARG_WORD, ACT_MODEL, "linux-kernel.cat"},
+	{"-bell", ARG_WORD, ACT_MODEL, "linux-kernel.bell"},
+	{"-macros", ARG_WORD, ACT_MODEL, "linux-kernel.def"},
+	{"-through", ARG_WORD, ACT_THROUGH, NULL},
 	/* how herd7 draws executions (with -o, -gv, -evince): no effect */
-	{"-show", WORD, IGNORE, NULL},
-	{"-nshow", COUNT, IGNORE, NULL},
-	{"-graph", WORD, IGNORE, NULL},
-	{"-showevents", WORD, IGNORE, NULL},
-	{"-squished", BOOL, IGNORE, NULL},
-	{"-movelabel", BOOL, IGNORE, NULL},
-	{"-fontsize", COUNT, IGNORE, NULL},
-	{"-xscale", WORD, IGNORE, NULL},
-	{"-yscale", WORD, IGNORE, NULL},
-	{"-arrowsize", WORD, IGNORE, NULL},
-	{"-penwidth", WORD, IGNORE, NULL},
-	{"-scale", WORD, IGNORE, NULL},
-	{"-splines", WORD, IGNORE, NULL},
-	{"-pad", WORD, IGNORE, NULL},
-	{"-edgeattr", WORD, IGNORE, NULL},
-	{"-dotmode", WORD, IGNORE, NULL},
-	{"-dotcom", WORD, IGNORE, NULL},
-	{"-doshow", WORD, IGNORE, NULL},
-	{"-unshow", WORD, IGNORE, NULL},
-	{"-showraw", WORD, IGNORE, NULL},
-	{"-symetric", WORD, IGNORE, NULL},
-	{"-showinitrf", BOOL, IGNORE, NULL},
-	{"-showfinalrf", BOOL, IGNORE, NULL},
-	{"-showinitwrites", BOOL, IGNORE, NULL},
-	{"-showthread", BOOL, IGNORE, NULL},
-	{"-showlegend", BOOL, IGNORE, NULL},
-	{"-showpo", BOOL, IGNORE, NULL},
-	{"-showkind", BOOL, IGNORE, NULL},
-	{"-oneinit", BOOL, IGNORE, NULL},
-	{"-suffix", WORD, IGNORE, NULL},
+	{"-show", ARG_WORD, ACT_IGNORE, NULL},
+	{"-nshow", ARG_COUNT, ACT_IGNORE, NULL},
+	{"-graph", ARG_WORD, ACT_IGNORE, NULL},
+	{"-showevents", ARG_WORD, ACT_IGNORE, NULL},
+	{"-squished", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-movelabel", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-fontsize", ARG_COUNT, ACT_IGNORE, NULL},
+	{"-xscale", ARG_WORD, ACT_IGNORE, NULL},
+	{"-yscale", ARG_WORD, ACT_IGNORE, NULL},
+	{"-arrowsize", ARG_WORD, ACT_IGNORE, NULL},
+	{"-penwidth", ARG_WORD, ACT_IGNORE, NULL},
+	{"-scale", ARG_WORD, ACT_IGNORE, NULL},
+	{"-splines", ARG_WORD, ACT_IGNORE, NULL},
+	{"-pad", ARG_WORD, ACT_IGNORE, NULL},
+	{"-edgeattr", ARG_WORD, ACT_IGNORE, NULL},
+	{"-dotmode", ARG_WORD, ACT_IGNORE, NULL},
+	{"-dotcom", ARG_WORD, ACT_IGNORE, NULL},
+	{"-doshow", ARG_WORD, ACT_IGNORE, NULL},
+	{"-unshow", ARG_WORD, ACT_IGNORE, NULL},
+	{"-showraw", ARG_WORD, ACT_IGNORE, NULL},
+	{"-symetric", ARG_WORD, ACT_IGNORE, NULL},
+	{"-showinitrf", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-showfinalrf", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-showinitwrites", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-showthread", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-showlegend", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-showpo", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-showkind", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-oneinit", ARG_BOOL, ACT_IGNORE, NULL},
+	{"-suffix", ARG_WORD, ACT_IGNORE, NULL},
 	/* not supported */
-	{"-o", WORD, REJECT, NO_DOT},
-	{"-gv", NONE, REJECT, NO_DOT},
-	{"-evince", NONE, REJECT, NO_DOT},
-	{"-dumpes", BOOL, REJECT, "lkmmc has no event-structure dump (see --dump-ir)"},
-	{"-variant", WORD, VARIANT, ONE_MODEL},
-	{"-mode", WORD, REJECT, ONE_MODEL},
-	{"-machine", WORD, REJECT, ONE_MODEL},
-	{"-libdir", NONE, REJECT, ONE_MODEL},
-	{"-skipchecks", WORD, REJECT, "lkmmc always checks every axiom of the model"},
-	{"-strictskip", BOOL, REJECT, "lkmmc always checks every axiom of the model"},
-	{"-badexecs", BOOL, REJECT, "lkmmc always checks every axiom of the model"},
-	{"-badflag", WORD, REJECT, "lkmmc always checks every axiom of the model"},
-	{"-optace", BOOL, REJECT, "lkmmc always checks every axiom of the model"},
-	{"-initwrites", BOOL, REJECT, "lkmmc always has initial writes, as the LKMM"},
-	{"-hexa", NONE, REJECT, "lkmmc prints values in decimal"},
-	{"-names", WORD, REJECT, "name the litmus files to check instead"},
-	{"-excl", WORD, REJECT, "name the litmus files to check instead"},
-	{"-rename", WORD, REJECT, "name the litmus files to check instead"},
-	{"-kinds", WORD, REJECT, "lkmmc reads the condition from the test only"},
-	{"-conds", WORD, REJECT, "lkmmc reads the condition from the test only"},
-	{"-debug", WORD, REJECT, "see --stats and --dump-ir"},
+	{"-o", ARG_WORD, ACT_REJECT, NO_DOT},
+	{"-gv", ARG_NONE, ACT_REJECT, NO_DOT},
+	{"-evince", ARG_NONE, ACT_REJECT, NO_DOT},
+	{"-dumpes", ARG_BOOL, ACT_REJECT, "lkmmc has no event-structure dump (see --dump-ir)"},
+	{"-variant", ARG_WORD, ACT_VARIANT, ONE_MODEL},
+	{"-mode", ARG_WORD, ACT_REJECT, ONE_MODEL},
+	{"-machine", ARG_WORD, ACT_REJECT, ONE_MODEL},
+	{"-libdir", ARG_NONE, ACT_REJECT, ONE_MODEL},
+	{"-skipchecks", ARG_WORD, ACT_REJECT, "lkmmc always checks every axiom of the model"},
+	{"-strictskip", ARG_BOOL, ACT_REJECT, "lkmmc always checks every axiom of the model"},
+	{"-badexecs", ARG_BOOL, ACT_REJECT, "lkmmc always checks every axiom of the model"},
+	{"-badflag", ARG_WORD, ACT_REJECT, "lkmmc always checks every axiom of the model"},
+	{"-optace", ARG_BOOL, ACT_REJECT, "lkmmc always checks every axiom of the model"},
+	{"-initwrites", ARG_BOOL, ACT_REJECT, "lkmmc always has initial writes, as the LKMM"},
+	{"-hexa", ARG_NONE, ACT_REJECT, "lkmmc prints values in decimal"},
+	{"-names", ARG_WORD, ACT_REJECT, "name the litmus files to check instead"},
+	{"-excl", ARG_WORD, ACT_REJECT, "name the litmus files to check instead"},
+	{"-rename", ARG_WORD, ACT_REJECT, "name the litmus files to check instead"},
+	{"-kinds", ARG_WORD, ACT_REJECT, "lkmmc reads the condition from the test only"},
+	{"-conds", ARG_WORD, ACT_REJECT, "lkmmc reads the condition from the test only"},
+	{"-debug", ARG_WORD, ACT_REJECT, "see --stats and --dump-ir"},
 };
 
 /* FNV-1a 64 of the LKMM files of Linux 6.1 (tools/memory-model). */
@@ -134,9 +141,6 @@ static const struct {
 	{"lock.cat", 0xc95618d739dc5ac4ull},
 };
 
-#define MAX_INCLUDE 16
-static const char *include_dir[MAX_INCLUDE]; /* -I, in order */
-static int n_include;
 
 static const struct herd7_opt *lookup(const char *name)
 {
@@ -153,14 +157,15 @@ static const char *base_name(const char *path)
 }
 
 /* Find name as given, in an -I directory, or in dir (may be NULL). */
-static int find_file(const char *name, const char *dir, char *buf, size_t n)
+static int find_file(const char *name, const struct herd7_dirs *dirs,
+		     const char *dir, char *buf, size_t n)
 {
 	FILE *f;
 	snprintf(buf, n, "%s", name);
 	if ((f = fopen(buf, "r")) || name[0] == '/')
 		goto out;
-	for (int k = 0; k <= n_include; k++) {
-		const char *d = k < n_include ? include_dir[k] : dir;
+	for (int k = 0; k <= dirs->n; k++) {
+		const char *d = k < dirs->n ? dirs->dir[k] : dir;
 		if (!d)
 			continue;
 		snprintf(buf, n, "%s/%s", d, name);
@@ -215,21 +220,30 @@ static void check_lkmm_file(const char *path, int in_conf,
 	}
 }
 
+/* How an option is being applied. */
+struct ctx {
+	struct check_options *opt; /* the options it sets */
+	struct herd7_dirs *dirs;   /* the -I directories so far */
+	FILE *err;                 /* where messages go */
+};
+
 static enum herd7_status apply(const struct herd7_opt *o, const char *val,
-			       struct check_options *opt, FILE *err,
-			       const char *where, const char *dir, int depth);
+			       const struct ctx *c, const char *where,
+			       const char *dir, int depth);
 
 /* Read a configuration file: "name value" lines, '#' comments. */
-static enum herd7_status read_conf(const char *name, struct check_options *opt,
-				   FILE *err, const char *where, int depth)
+static enum herd7_status read_conf(const char *name, const struct ctx *c,
+				   const char *where, int depth)
 {
+	struct check_options *opt = c->opt;
+	FILE *err = c->err;
 	char path[4096], line[1024], at[4200], dir[4096];
 	if (depth > 4) {
 		fprintf(err, "lkmmc: %s-conf %s: configuration files nest too deep\n",
 			where, name);
 		return HERD7_ERROR;
 	}
-	if (!find_file(name, NULL, path, sizeof path)) {
+	if (!find_file(name, c->dirs, NULL, path, sizeof path)) {
 		if (strcmp(base_name(name), "linux-kernel.cfg") == 0)
 			return HERD7_DONE; /* herd7's library copy: our model */
 		fprintf(err, "lkmmc: %s-conf: cannot find '%s' (looked in the "
@@ -265,10 +279,10 @@ static enum herd7_status read_conf(const char *name, struct check_options *opt,
 		if (!o) {
 			fprintf(err, "lkmmc: %sunknown herd7 option '%s'\n", at, key + 1);
 			st = HERD7_ERROR;
-		} else if (o->arg == NONE && strcmp(val, "false") == 0) {
+		} else if (o->arg == ARG_NONE && strcmp(val, "false") == 0) {
 			continue;
 		} else {
-			st = apply(o, o->arg == NONE ? NULL : val, opt, err, at, dir,
+			st = apply(o, o->arg == ARG_NONE ? NULL : val, c, at, dir,
 				   depth + 1);
 			if (st == HERD7_HELP || st == HERD7_VERSION) {
 				fprintf(err, "lkmmc: %s'%s' has no place in a "
@@ -279,37 +293,37 @@ static enum herd7_status read_conf(const char *name, struct check_options *opt,
 	}
 	fclose(f);
 	if (st == HERD7_DONE && opt->model_conf && !*opt->model_conf)
-		opt->model_conf = strdup(path); /* lives as long as the run */
+		opt->model_conf = xstrdup(path); /* lives as long as the run */
 	return st;
 }
 
-/* Check val against o's argument kind; val is NULL for NONE. */
+/* Check val against o's argument kind; val is NULL for ARG_NONE. */
 static int valid_value(const struct herd7_opt *o, const char *val, FILE *err,
 		       const char *where)
 {
 	const char *want = NULL;
 	char *end;
 	switch (o->arg) {
-	case NONE:
+	case ARG_NONE:
 		return 1;
-	case WORD:
+	case ARG_WORD:
 		if (val && *val)
 			return 1;
 		want = "a value";
 		break;
-	case COUNT:
+	case ARG_COUNT:
 		if (val && *val && strtol(val, &end, 10) >= 0 && !*end &&
 		    strtol(val, NULL, 10) <= 100000)
 			return 1;
 		want = "a number from 0 to 100000";
 		break;
-	case SECS:
+	case ARG_SECS:
 		if (val && *val && strtod(val, &end) > 0 && !*end &&
 		    strtod(val, NULL) <= 1e6)
 			return 1;
 		want = "a number of seconds";
 		break;
-	case BOOL:
+	case ARG_BOOL:
 		if (val && (strcmp(val, "true") == 0 || strcmp(val, "false") == 0))
 			return 1;
 		want = "true or false";
@@ -320,23 +334,25 @@ static int valid_value(const struct herd7_opt *o, const char *val, FILE *err,
 }
 
 static enum herd7_status apply(const struct herd7_opt *o, const char *val,
-			       struct check_options *opt, FILE *err,
-			       const char *where, const char *dir, int depth)
+			       const struct ctx *c, const char *where,
+			       const char *dir, int depth)
 {
+	struct check_options *opt = c->opt;
+	FILE *err = c->err;
 	char path[4096];
 	if (!valid_value(o, val, err, where))
 		return HERD7_ERROR;
 	switch (o->act) {
-	case IGNORE:
+	case ACT_IGNORE:
 		return HERD7_DONE;
-	case REJECT:
+	case ACT_REJECT:
 		fprintf(err, "lkmmc: %sherd7 option '%s' is not supported: %s\n",
 			where, o->name, o->note);
 		return HERD7_ERROR;
-	case UNROLL:
+	case ACT_UNROLL:
 		opt->unroll = (int)strtol(val, NULL, 10);
 		return HERD7_DONE;
-	case SPEEDCHECK:
+	case ACT_SPEEDCHECK:
 		if (strcmp(val, "true") == 0 || strcmp(val, "fast") == 0) {
 			opt->exists_only = 1;
 			return HERD7_DONE;
@@ -348,28 +364,28 @@ static enum herd7_status apply(const struct herd7_opt *o, const char *val,
 		fprintf(err, "lkmmc: %s-speedcheck needs true, fast or false, "
 			"not '%s'\n", where, val);
 		return HERD7_ERROR;
-	case TIMEOUT:
+	case ACT_TIMEOUT:
 		opt->timeout_ms = (unsigned)ceil(strtod(val, NULL) * 1000.0);
 		return HERD7_DONE;
-	case VERBOSE:
+	case ACT_VERBOSE:
 		opt->stats = 1;
 		return HERD7_DONE;
-	case CONF:
-		return read_conf(val, opt, err, where, depth);
-	case INCLUDE:
-		if (n_include == MAX_INCLUDE) {
+	case ACT_CONF:
+		return read_conf(val, c, where, depth);
+	case ACT_INCLUDE:
+		if (c->dirs->n == HERD7_MAX_DIRS) {
 			fprintf(err, "lkmmc: %stoo many -I directories\n", where);
 			return HERD7_ERROR;
 		}
-		include_dir[n_include++] = xstrdup(val);
+		c->dirs->dir[c->dirs->n++] = xstrdup(val);
 		return HERD7_DONE;
-	case MODEL:
+	case ACT_MODEL:
 		if (strcmp(base_name(val), o->note) != 0) {
 			fprintf(err, "lkmmc: %sherd7 option '%s %s' is not supported: "
 				"%s (%s)\n", where, o->name, val, ONE_MODEL, o->note);
 			return HERD7_ERROR;
 		}
-		if (find_file(val, dir, path, sizeof path)) {
+		if (find_file(val, c->dirs, dir, path, sizeof path)) {
 			check_lkmm_file(path, depth > 0, opt, err);
 			if (strcmp(o->note, "linux-kernel.cat") == 0) {
 				char lock[4200];
@@ -380,7 +396,7 @@ static enum herd7_status apply(const struct herd7_opt *o, const char *val,
 			}
 		}
 		return HERD7_DONE;
-	case VARIANT:
+	case ACT_VARIANT:
 		if (depth == 0) {
 			fprintf(err, "lkmmc: %sherd7 option '%s' is not supported on "
 				"the command line: %s (a variant line in a "
@@ -390,31 +406,33 @@ static enum herd7_status apply(const struct herd7_opt *o, const char *val,
 		if (!opt->model_conf)
 			opt->model_conf = "";
 		return HERD7_DONE;
-	case THROUGH:
+	case ACT_THROUGH:
 		if (strcmp(val, "none") == 0)
 			return HERD7_DONE;
 		fprintf(err, "lkmmc: %sherd7 option '-through %s' is not supported: "
 			"lkmmc only reports executions the model allows "
 			"(-through none)\n", where, val);
 		return HERD7_ERROR;
-	case HELP:
+	case ACT_HELP:
 		return HERD7_HELP;
-	case VERSION:
+	case ACT_VERSION:
 		return HERD7_VERSION;
 	}
 	return HERD7_ERROR;
 }
 
 enum herd7_status herd7_option(int argc, char **argv, int *i,
-			       struct check_options *opt, FILE *err)
+			       struct check_options *opt,
+			       struct herd7_dirs *dirs, FILE *err)
 {
+	const struct ctx c = {opt, dirs, err};
 	const struct herd7_opt *o = lookup(argv[*i]);
 	const char *val = NULL;
 	if (!o) {
 		fprintf(err, "lkmmc: unknown option '%s' (try --help)\n", argv[*i]);
 		return HERD7_ERROR;
 	}
-	if (o->arg != NONE) {
+	if (o->arg != ARG_NONE) {
 		if (*i + 1 >= argc) {
 			fprintf(err, "lkmmc: herd7 option '%s' needs a value\n", o->name);
 			return HERD7_ERROR;
@@ -422,5 +440,12 @@ enum herd7_status herd7_option(int argc, char **argv, int *i,
 		val = argv[++*i];
 	}
 	opt->herd7_only = 1;
-	return apply(o, val, opt, err, "", NULL, 0);
+	return apply(o, val, &c, "", NULL, 0);
+}
+
+void herd7_dirs_free(struct herd7_dirs *dirs)
+{
+	for (int k = 0; k < dirs->n; k++)
+		free(dirs->dir[k]);
+	dirs->n = 0;
 }

@@ -26,13 +26,24 @@ enum herd7_status {
 	HERD7_ERROR,    /* unknown, unsupported or malformed: said on err */
 };
 
+#define HERD7_MAX_DIRS 16
+
+/* The -I directories met so far, where later -conf files (and the model
+ * files they name) are looked up.  Starts zeroed; herd7_dirs_free. */
+struct herd7_dirs {
+	char *dir[HERD7_MAX_DIRS]; /* copies of the -I values, in order */
+	int n;                     /* how many */
+};
+
 /*
  * Apply the herd7 option argv[*i] (it starts with one '-') and its value,
- * if it takes one, to opt.  -I directories are remembered for later -conf
- * options, as herd7 reads a configuration file when it meets -conf.
+ * if it takes one, to opt.  -I directories are added to dirs for later
+ * -conf options, as herd7 reads a configuration file when it meets -conf.
  * Messages ("lkmmc: ...") go to err.
  */
 enum herd7_status herd7_option(int argc, char **argv, int *i,
-			       struct check_options *opt, FILE *err);
+			       struct check_options *opt,
+			       struct herd7_dirs *dirs, FILE *err);
+void herd7_dirs_free(struct herd7_dirs *dirs);
 
 #endif

@@ -29,8 +29,10 @@ static enum herd7_status run(const char **words, struct check_options *opt,
 	size_t len = 0;
 	FILE *err = open_memstream(&buf, &len);
 	enum herd7_status st = HERD7_DONE;
+	struct herd7_dirs dirs = {0};
 	for (int i = 1; i < argc && st == HERD7_DONE; i++)
-		st = herd7_option(argc, argv, &i, opt, err);
+		st = herd7_option(argc, argv, &i, opt, &dirs, err);
+	herd7_dirs_free(&dirs);
 	fclose(err);
 	snprintf(msg, n, "%s", buf ? buf : "");
 	free(buf);
@@ -77,7 +79,7 @@ static void test_rejected(void **state)
 	char msg[512];
 	const char *w[] = {"-o", "dir", NULL};
 	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "'-o' is not supported: lkmmc draws no executions"));
+	assert_non_null(strstr(msg, "'-o' is not supported: lkmmc writes no herd7 drawings"));
 	const char *w2[] = {"-through", "all", NULL};
 	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_ERROR);
 	assert_non_null(strstr(msg, "-through all"));
