@@ -5,12 +5,9 @@
 # exit status combines the tests' statuses as a serial run does.
 set -u
 cd "$(dirname "$0")/.."
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # Our litmus tests, one malformed test in the middle, and fragments with a
 # failing assertion (exit 3) and a hang.
@@ -69,5 +66,4 @@ if cmp -s "$tmp/s.out" "$tmp/l.out"; then ok; else bad "--files-from answers dif
 "$LKMMC" -j 2 --kmod "$tmp/kmod" litmus-tests/SB+lock+mb.litmus >/dev/null 2>"$tmp/jk.err"
 [ $? = 2 ] && grep -q -- '-j cannot be combined with --kmod' "$tmp/jk.err" && ok || bad "-j with --kmod is not refused"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report

@@ -15,20 +15,15 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 export LKMMC
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-# check DESCRIPTION COMMAND...: one assertion
-check() { local d=$1; shift; if "$@"; then ok; else fail "$d"; fi; }
 HEADER="test,family,procs,mode,expected,lkmmc_verdict,lkmmc_status,lkmmc_s,lkmmc_rss_kb,herd7_source,herd7_verdict,herd7_status,herd7_s,herd7_rss_kb,ratio,check,note"
 # col CSV NAME: the column number of NAME in CSV's header
 col() { head -n 1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
-# field CSV TEST MODE NAME: one cell
-field() {
+# cell CSV TEST MODE NAME: one cell
+cell() {
 	awk -F',' -v t="$2" -v m="$3" -v c="$(col "$1" "$4")" '$1 == t && $4 == m { print $c }' "$1"
 }
 
@@ -56,19 +51,19 @@ for fam in $fams; do
 		for m in full exists; do
 			rows=$(awk -F',' -v t="$t" -v m="$m" '$1 == t && $4 == m' "$csv" | wc -l)
 			check "$t $m: one row, got $rows" [ "$rows" -eq 1 ]
-			check "$t $m: family" [ "$(field "$csv" "$t" $m family)" = "$fam" ]
-			check "$t $m: procs $n" [ "$(field "$csv" "$t" $m procs)" = "$n" ]
-			check "$t $m: expected $want" [ "$(field "$csv" "$t" $m expected)" = "$want" ]
-			check "$t $m: lkmmc says $want" [ "$(field "$csv" "$t" $m lkmmc_verdict)" = "$want" ]
-			check "$t $m: check ok" [ "$(field "$csv" "$t" $m check)" = ok ]
-			check "$t $m: herd7 was run" [ "$(field "$csv" "$t" $m herd7_source)" = run ]
-			check "$t $m: herd7 says $want" [ "$(field "$csv" "$t" $m herd7_verdict)" = "$want" ]
+			check "$t $m: family" [ "$(cell "$csv" "$t" $m family)" = "$fam" ]
+			check "$t $m: procs $n" [ "$(cell "$csv" "$t" $m procs)" = "$n" ]
+			check "$t $m: expected $want" [ "$(cell "$csv" "$t" $m expected)" = "$want" ]
+			check "$t $m: lkmmc says $want" [ "$(cell "$csv" "$t" $m lkmmc_verdict)" = "$want" ]
+			check "$t $m: check ok" [ "$(cell "$csv" "$t" $m check)" = ok ]
+			check "$t $m: herd7 was run" [ "$(cell "$csv" "$t" $m herd7_source)" = run ]
+			check "$t $m: herd7 says $want" [ "$(cell "$csv" "$t" $m herd7_verdict)" = "$want" ]
 			for c in lkmmc_s herd7_s ratio; do
-				v=$(field "$csv" "$t" $m $c)
+				v=$(cell "$csv" "$t" $m $c)
 				check "$t $m: $c is a positive number, got '$v'" \
 					awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9]+\.[0-9]+$/ && v + 0 > 0) }'
 			done
-			v=$(field "$csv" "$t" $m lkmmc_rss_kb)
+			v=$(cell "$csv" "$t" $m lkmmc_rss_kb)
 			check "$t $m: RSS in kB, got '$v'" awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9]+$/ && v > 1000) }'
 		done
 	done
@@ -97,16 +92,16 @@ check "recorded: exit status 1 (a mismatch), got $rc" [ $rc -eq 1 ]
 check "recorded: the header says the times are recorded" grep -q 'herd7 is not on PATH (--no-herd7): herd7 times are the ones RECORDED in' "$tmp/rec.log"
 check "recorded: CSV header" [ "$(head -n 1 "$csv")" = "$HEADER" ]
 check "recorded: 3 rows" [ "$(tail -n +2 "$csv" | wc -l)" -eq 3 ]
-check "recorded: SB+mbs herd7 time" [ "$(field "$csv" auto/SB+mbs.litmus exists herd7_s)" = 2.500 ]
-check "recorded: SB+mbs source" [ "$(field "$csv" auto/SB+mbs.litmus exists herd7_source)" = recorded ]
-check "recorded: SB+mbs check ok" [ "$(field "$csv" auto/SB+mbs.litmus exists check)" = ok ]
-l=$(field "$csv" auto/SB+mbs.litmus exists lkmmc_s) r=$(field "$csv" auto/SB+mbs.litmus exists ratio)
+check "recorded: SB+mbs herd7 time" [ "$(cell "$csv" auto/SB+mbs.litmus exists herd7_s)" = 2.500 ]
+check "recorded: SB+mbs source" [ "$(cell "$csv" auto/SB+mbs.litmus exists herd7_source)" = recorded ]
+check "recorded: SB+mbs check ok" [ "$(cell "$csv" auto/SB+mbs.litmus exists check)" = ok ]
+l=$(cell "$csv" auto/SB+mbs.litmus exists lkmmc_s) r=$(cell "$csv" auto/SB+mbs.litmus exists ratio)
 check "recorded: ratio $r is 2.5 / $l" awk -v l="$l" -v r="$r" 'BEGIN { x = 2.5 / l; exit !(r - x < 0.01 * x + 0.01 && x - r < 0.01 * x + 0.01) }'
-check "recorded: deadlock expected from Result:" [ "$(field "$csv" auto/deadlock-unreleased.litmus exists expected)" = DEADLOCK ]
-check "recorded: deadlock judged" [ "$(field "$csv" auto/deadlock-unreleased.litmus exists lkmmc_verdict)" = DEADLOCK ]
-check "recorded: deadlock herd7 timeout" [ "$(field "$csv" auto/deadlock-unreleased.litmus exists herd7_status)" = timeout ]
-check "recorded: SB+pos expected is herd7's Never" [ "$(field "$csv" auto/SB+pos.litmus exists expected)" = Never ]
-check "recorded: SB+pos is a MISMATCH" [ "$(field "$csv" auto/SB+pos.litmus exists check)" = MISMATCH ]
+check "recorded: deadlock expected from Result:" [ "$(cell "$csv" auto/deadlock-unreleased.litmus exists expected)" = DEADLOCK ]
+check "recorded: deadlock judged" [ "$(cell "$csv" auto/deadlock-unreleased.litmus exists lkmmc_verdict)" = DEADLOCK ]
+check "recorded: deadlock herd7 timeout" [ "$(cell "$csv" auto/deadlock-unreleased.litmus exists herd7_status)" = timeout ]
+check "recorded: SB+pos expected is herd7's Never" [ "$(cell "$csv" auto/SB+pos.litmus exists expected)" = Never ]
+check "recorded: SB+pos is a MISMATCH" [ "$(cell "$csv" auto/SB+pos.litmus exists check)" = MISMATCH ]
 check "recorded: a PNG of lkmmc against herd7" [ "$(head -c 4 "$out/compare.png" 2>/dev/null | tail -c 3)" = PNG ]
 check "recorded: no family plot without families" [ ! -e "$out/scaling.png" ]
 check "recorded: the mismatch is printed" grep -q 'LKMMC VERDICT PROBLEMS' "$tmp/rec.log"
@@ -122,10 +117,10 @@ check "batch: exit status 1 (the mismatch), got $rc" [ $rc -eq 1 ]
 check "batch: CSV header" [ "$(head -n 1 "$csv")" = "$HEADER" ]
 check "batch: 3 tests x 2 modes" [ "$(tail -n +2 "$csv" | wc -l)" -eq 6 ]
 for m in full exists; do
-	check "batch $m: SB+mbs Never, ok" [ "$(field "$csv" auto/SB+mbs.litmus $m lkmmc_verdict),$(field "$csv" auto/SB+mbs.litmus $m check)" = Never,ok ]
-	check "batch $m: deadlock judged" [ "$(field "$csv" auto/deadlock-unreleased.litmus $m lkmmc_verdict)" = DEADLOCK ]
-	check "batch $m: SB+pos Sometimes, a MISMATCH" [ "$(field "$csv" auto/SB+pos.litmus $m lkmmc_verdict),$(field "$csv" auto/SB+pos.litmus $m check)" = Sometimes,MISMATCH ]
-	v=$(field "$csv" auto/SB+mbs.litmus $m lkmmc_s)
+	check "batch $m: SB+mbs Never, ok" [ "$(cell "$csv" auto/SB+mbs.litmus $m lkmmc_verdict),$(cell "$csv" auto/SB+mbs.litmus $m check)" = Never,ok ]
+	check "batch $m: deadlock judged" [ "$(cell "$csv" auto/deadlock-unreleased.litmus $m lkmmc_verdict)" = DEADLOCK ]
+	check "batch $m: SB+pos Sometimes, a MISMATCH" [ "$(cell "$csv" auto/SB+pos.litmus $m lkmmc_verdict),$(cell "$csv" auto/SB+pos.litmus $m check)" = Sometimes,MISMATCH ]
+	v=$(cell "$csv" auto/SB+mbs.litmus $m lkmmc_s)
 	check "batch $m: a time per test, got '$v'" awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9]+\.[0-9]+$/) }'
 	check "batch $m: the batch's wall time" grep -q "^bench: lkmmc batch -j 2, mode $m: [0-9.]*s wall (median of 2) for 3 tests" "$tmp/batch.log"
 done
@@ -136,8 +131,8 @@ PATH=$tmp/bin:$PATH FAKE_HERD7_FLIP=sb-mb-02 bash bench/bench.sh --families sb-m
 	--reps 1 --no-plot --out "$out" >"$tmp/flip.log" 2>&1
 rc=$?
 check "flip: exit status 1, got $rc" [ $rc -eq 1 ]
-check "flip: HERD7-DISAGREES" [ "$(field "$out/results.csv" families/sb-mb-02.litmus exists check)" = HERD7-DISAGREES ]
-check "flip: herd7's verdict kept" [ "$(field "$out/results.csv" families/sb-mb-02.litmus exists herd7_verdict)" = Sometimes ]
+check "flip: HERD7-DISAGREES" [ "$(cell "$out/results.csv" families/sb-mb-02.litmus exists check)" = HERD7-DISAGREES ]
+check "flip: herd7's verdict kept" [ "$(cell "$out/results.csv" families/sb-mb-02.litmus exists herd7_verdict)" = Sometimes ]
 
 # Usage errors are exit 2 with a message.
 bash bench/bench.sh --mode fast >"$tmp/u.log" 2>&1
@@ -147,5 +142,4 @@ bash bench/bench.sh --families nosuch --out "$tmp/u" >"$tmp/u.log" 2>&1
 check "usage: unknown family exit 2" [ $? -eq 2 ]
 check "usage: names the family" grep -q "unknown family 'nosuch'" "$tmp/u.log"
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+report

@@ -6,12 +6,9 @@
 # cubes rather than single states.
 set -u
 cd "$(dirname "$0")/.."
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # Scaling families (bench/gen-families.sh): RCU chains with and without a
 # forbidden cycle, release/acquire chains, store-buffering rings.
@@ -63,5 +60,4 @@ if [ -f "$f" ]; then
 	grep -q '^stats: cubes:' "$tmp/l.err" && bad "cubes used on a test with locks" || ok
 fi
 
-echo "e2e-cubes: $pass passed, $fail failed ($used tests on the cube path, $whole states from whole cubes)"
-[ "$fail" = 0 ]
+report e2e-cubes "($used tests on the cube path, $whole states from whole cubes)"

@@ -9,11 +9,8 @@
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 K=build/linux/tools/memory-model/litmus-tests
-pass=0; fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 # test file -> the axioms that forbid its condition (hand-derived)
 expected_axioms() {
@@ -49,7 +46,7 @@ check_dot() {
 }
 for f in "$K"/*.litmus litmus-tests/*.litmus; do
 	[ -f "$f" ] || continue
-	r=$(grep -m1 'Result:' "$f" | awk '{print $3}')
+	r=$(result "$f")
 	want=$(expected_axioms "$f")
 	case "$r" in
 	Never)
@@ -88,7 +85,7 @@ done
 # Data races: --explain names the two racing accesses (both plain or one
 # plain, on one location).
 for f in litmus-tests/*.litmus; do
-	grep -q 'Result:.*DATARACE' "$f" || continue
+	case $(field "$f" Result) in *DATARACE*) ;; *) continue ;; esac
 	out=$(timeout 120 "$LKMMC" --explain "$f" 2>&1)
 	a=$(echo "$out" | grep -m1 '^Data race: ' | awk '{print $5}')
 	b=$(echo "$out" | grep -m1 '^      and: ' | awk '{print $4}')
@@ -101,5 +98,4 @@ out=$("$LKMMC" -speedcheck fast "$f" 2>&1)
 if grep -q '^Observation SB+lock+mb Sometimes' <<<"$out" && ! grep -q '^Witness:' <<<"$out"; then ok; else bad "-speedcheck fast prints a witness or no answer"; fi
 out=$("$LKMMC" --exists-only "$f" 2>&1)
 if grep -q '^Witness: an execution reaching the condition' <<<"$out"; then ok; else bad "--exists-only lost its witness"; fi
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+report

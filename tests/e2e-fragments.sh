@@ -31,16 +31,11 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 dir=litmus-tests/kernel-fragments
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
 
-fail() { echo "FAIL $*"; ok=0; }
-done_test() { if [ "$ok" = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
-# field FILE KEY: the value after " * KEY: " in the test's comment
-field() { sed -n "s/^[ (]*\*[ ]*$2:[ ]*//p" "$1" | head -1 | sed 's/[ ]*\*).*//'; }
 observation() { grep '^Observation' "$1" | awk '{ print $(NF-2), $(NF-1), $NF }'; }
 states() { sed -n '/^States/,/^\(Loop \)\?\(Ok\|No\)$/p' "$1"; }
 
@@ -56,159 +51,158 @@ for f in "$dir"/*.litmus; do
 	case $f in *-unrolled.litmus) continue ;; esac
 	n=$((n + 1))
 	name=$(basename "$f" .litmus)
-	ok=1
+	case_begin
 	run "$tmp/out" "$tmp/err" --unroll auto "$f"
 	rc=$?
 	want=$(field "$f" Result)
 	got=$(observation "$tmp/out" | cut -d' ' -f1)
-	[ "$got" = "$want" ] || fail "$name: Result: $want, got Observation '$got'"
+	[ "$got" = "$want" ] || case_fail "$name: Result: $want, got Observation '$got'"
 	assert=$(field "$f" Assert)
 	hang=$(field "$f" Hang)
 	case $assert in
 	never)
-		grep -q '^Assertions: none of' "$tmp/out" || fail "$name: no 'Assertions: none of' line" ;;
+		grep -q '^Assertions: none of' "$tmp/out" || case_fail "$name: no 'Assertions: none of' line" ;;
 	fails)
-		grep -q '^Assertion failed: ' "$tmp/out" || fail "$name: no 'Assertion failed:' line"
-		grep -q 'warning: assertion can fail' "$tmp/err" || fail "$name: no assertion warning on stderr" ;;
+		grep -q '^Assertion failed: ' "$tmp/out" || case_fail "$name: no 'Assertion failed:' line"
+		grep -q 'warning: assertion can fail' "$tmp/err" || case_fail "$name: no assertion warning on stderr" ;;
 	"")
-		! grep -q '^Assertion' "$tmp/out" || fail "$name: assertion report without assertions" ;;
-	*) fail "$name: bad Assert: line" ;;
+		! grep -q '^Assertion' "$tmp/out" || case_fail "$name: assertion report without assertions" ;;
+	*) case_fail "$name: bad Assert: line" ;;
 	esac
 	wantrc=0
 	case "$assert $hang" in "fails "* | *" P"[0-9]*) wantrc=3 ;; esac
-	[ $rc -eq $wantrc ] || fail "$name: exit status $rc, expected $wantrc"
+	[ $rc -eq $wantrc ] || case_fail "$name: exit status $rc, expected $wantrc"
 	case $hang in
 	P[0-9]*)
-		grep -q "^Spins forever: $hang " "$tmp/out" || fail "$name: no 'Spins forever: $hang' line"
-		grep -q "warning: $hang spins forever" "$tmp/err" || fail "$name: no hang warning on stderr" ;;
+		grep -q "^Spins forever: $hang " "$tmp/out" || case_fail "$name: no 'Spins forever: $hang' line"
+		grep -q "warning: $hang spins forever" "$tmp/err" || case_fail "$name: no hang warning on stderr" ;;
 	*)
-		! grep -q '^Spins forever' "$tmp/out" || fail "$name: unexpected hang: $(grep '^Spins' "$tmp/out")" ;;
+		! grep -q '^Spins forever' "$tmp/out" || case_fail "$name: unexpected hang: $(grep '^Spins' "$tmp/out")" ;;
 	esac
 	if grep -qE '^[[:space:]]*(while|for|do)\b' "$f"; then
-		grep -q '^Unwinding: --unroll auto chose [0-9]' "$tmp/out" || fail "$name: --unroll auto did not say which bound it chose"
+		grep -q '^Unwinding: --unroll auto chose [0-9]' "$tmp/out" || case_fail "$name: --unroll auto did not say which bound it chose"
 	fi
-	! grep -q '^Loop ' "$tmp/out" || fail "$name: 'Loop' under --unroll auto"
+	! grep -q '^Loop ' "$tmp/out" || case_fail "$name: 'Loop' under --unroll auto"
 	if [ -f "$dir/$name.states" ]; then
 		states "$tmp/out" | sed '1d;$d' >"$tmp/got"
-		cmp -s "$tmp/got" "$dir/$name.states" || fail "$name: States differ from $name.states: $(paste -sd'|' "$tmp/got")"
+		cmp -s "$tmp/got" "$dir/$name.states" || case_fail "$name: States differ from $name.states: $(paste -sd'|' "$tmp/got")"
 	fi
-	done_test
+	case_end
 done
-[ $n -ge 10 ] || { ok=0; fail "only $n fragments in $dir (want at least 10)"; done_test; }
+[ $n -ge 10 ] || { case_begin; case_fail "only $n fragments in $dir (want at least 10)"; case_end; }
 
 # --- 2. hand-unrolled twins ------------------------------------------------
 for u in "$dir"/*-unrolled.litmus; do
 	[ -f "$u" ] || continue
-	ok=1
+	case_begin
 	name=$(basename "$u" .litmus)
 	from=$(field "$u" 'Unrolled from')
 	src=$dir/${from%% *}
 	bound=${from##* }
 	if [ ! -f "$src" ] || [ -z "$bound" ]; then
-		fail "$name: bad 'Unrolled from:' line '$from'"
-		done_test; continue
+		case_fail "$name: bad 'Unrolled from:' line '$from'"
+		case_end; continue
 	fi
 	run "$tmp/a" "$tmp/ea" --unroll "$bound" "$src"
-	run "$tmp/b" "$tmp/eb" "$u" || fail "$name: exit status $?: $(head -1 "$tmp/eb")"
+	run "$tmp/b" "$tmp/eb" "$u" || case_fail "$name: exit status $?: $(head -1 "$tmp/eb")"
 	[ "$(observation "$tmp/a")" = "$(observation "$tmp/b")" ] ||
-		fail "$name: Observation $(observation "$tmp/b"), but $(basename "$src") at --unroll $bound gives $(observation "$tmp/a")"
+		case_fail "$name: Observation $(observation "$tmp/b"), but $(basename "$src") at --unroll $bound gives $(observation "$tmp/a")"
 	[ "$(states "$tmp/a")" = "$(states "$tmp/b")" ] ||
-		fail "$name: States differ from $(basename "$src") at --unroll $bound"
+		case_fail "$name: States differ from $(basename "$src") at --unroll $bound"
 	[ "$(observation "$tmp/b" | cut -d' ' -f1)" = "$(field "$u" Result)" ] ||
-		fail "$name: Result: $(field "$u" Result), got $(observation "$tmp/b")"
-	done_test
+		case_fail "$name: Result: $(field "$u" Result), got $(observation "$tmp/b")"
+	case_end
 done
 
 # --- 3. unwinding: dropped at N and reported, found at N+1 -----------------
 t=tests/bounds/unwind-counter.litmus
-ok=1
-run "$tmp/out" "$tmp/err" --unroll 3 "$t" || fail "unwind-counter: exit status $? at --unroll 3"
+case_begin
+run "$tmp/out" "$tmp/err" --unroll 3 "$t" || case_fail "unwind-counter: exit status $? at --unroll 3"
 grep -q "^$t:19:2: warning: unwinding bound reached at line 19 (loop needs more than 3 iterations in some execution; try --unroll 4 or --unroll auto)" "$tmp/err" ||
-	fail "unwind-counter: no located unwinding warning at --unroll 3: $(head -1 "$tmp/err")"
-grep -qx 'Loop No' "$tmp/out" || fail "unwind-counter: no 'Loop No' at --unroll 3"
-[ "$(observation "$tmp/out")" = "Never 0 0" ] || fail "unwind-counter: --unroll 3 should drop the execution: $(observation "$tmp/out")"
-grep -q '^Unwinding bound 3 reached: P0 line 19 ' "$tmp/out" || fail "unwind-counter: no unwinding report on stdout"
-run "$tmp/out" "$tmp/err" --unroll 4 "$t" || fail "unwind-counter: exit status $? at --unroll 4"
-[ "$(observation "$tmp/out")" = "Sometimes 1 3" ] || fail "unwind-counter: --unroll 4 should find it: $(observation "$tmp/out")"
-[ ! -s "$tmp/err" ] || fail "unwind-counter: warning at --unroll 4: $(head -1 "$tmp/err")"
-grep -q '^Unwinding: bound 4: no consistent execution needs more iterations' "$tmp/out" || fail "unwind-counter: no 'bound 4' line"
-run "$tmp/out" "$tmp/err" --unroll auto "$t" || fail "unwind-counter: exit status $? with --unroll auto"
-grep -q '^Unwinding: --unroll auto chose 4:' "$tmp/out" || fail "unwind-counter: --unroll auto did not choose 4"
+	case_fail "unwind-counter: no located unwinding warning at --unroll 3: $(head -1 "$tmp/err")"
+grep -qx 'Loop No' "$tmp/out" || case_fail "unwind-counter: no 'Loop No' at --unroll 3"
+[ "$(observation "$tmp/out")" = "Never 0 0" ] || case_fail "unwind-counter: --unroll 3 should drop the execution: $(observation "$tmp/out")"
+grep -q '^Unwinding bound 3 reached: P0 line 19 ' "$tmp/out" || case_fail "unwind-counter: no unwinding report on stdout"
+run "$tmp/out" "$tmp/err" --unroll 4 "$t" || case_fail "unwind-counter: exit status $? at --unroll 4"
+[ "$(observation "$tmp/out")" = "Sometimes 1 3" ] || case_fail "unwind-counter: --unroll 4 should find it: $(observation "$tmp/out")"
+[ ! -s "$tmp/err" ] || case_fail "unwind-counter: warning at --unroll 4: $(head -1 "$tmp/err")"
+grep -q '^Unwinding: bound 4: no consistent execution needs more iterations' "$tmp/out" || case_fail "unwind-counter: no 'bound 4' line"
+run "$tmp/out" "$tmp/err" --unroll auto "$t" || case_fail "unwind-counter: exit status $? with --unroll auto"
+grep -q '^Unwinding: --unroll auto chose 4:' "$tmp/out" || case_fail "unwind-counter: --unroll auto did not choose 4"
 run "$tmp/out" "$tmp/err" --unroll auto:3 "$t"
 rc=$?
-[ $rc -eq 4 ] || fail "unwind-counter: --unroll auto:3 exit status $rc, expected 4"
-grep -q 'warning: --unroll auto reached its limit 3' "$tmp/err" || fail "unwind-counter: no limit warning"
+[ $rc -eq 4 ] || case_fail "unwind-counter: --unroll auto:3 exit status $rc, expected 4"
+grep -q 'warning: --unroll auto reached its limit 3' "$tmp/err" || case_fail "unwind-counter: no limit warning"
 run "$tmp/out" "$tmp/err" --unroll auto:1 "$t"
-[ $? -eq 2 ] || fail "unwind-counter: --unroll auto:1 is not a usage error"
-done_test
+[ $? -eq 2 ] || case_fail "unwind-counter: --unroll auto:1 is not a usage error"
+case_end
 
 # --- 4. assertions without a condition; statuses; kernel-script output -----
 t=tests/bounds/assert-only.litmus
-ok=1
+case_begin
 run "$tmp/out" "$tmp/err" "$t"
 rc=$?
-[ $rc -eq 3 ] || fail "assert-only: exit status $rc, expected 3"
-grep -q "^Assertion failed: WARN_ON(r0 == 1 && r1 == 0) at $t:26:6 in P1" "$tmp/out" || fail "assert-only: WARN_ON not reported"
-grep -q "^Assertion failed: assert(r1 == 1) at $t:27:3 in P1" "$tmp/out" || fail "assert-only: assert under WARN_ON's value not reported"
-grep -q "^$t:26:6: warning: assertion can fail in P1" "$tmp/err" || fail "assert-only: no located warning"
-grep -q '^  in this execution:' "$tmp/out" || fail "assert-only: no witness execution"
-grep -q '1:r0=1; 1:r1=0;' "$tmp/out" || fail "assert-only: the witness does not read y=1, x=0"
+[ $rc -eq 3 ] || case_fail "assert-only: exit status $rc, expected 3"
+grep -q "^Assertion failed: WARN_ON(r0 == 1 && r1 == 0) at $t:26:6 in P1" "$tmp/out" || case_fail "assert-only: WARN_ON not reported"
+grep -q "^Assertion failed: assert(r1 == 1) at $t:27:3 in P1" "$tmp/out" || case_fail "assert-only: assert under WARN_ON's value not reported"
+grep -q "^$t:26:6: warning: assertion can fail in P1" "$tmp/err" || case_fail "assert-only: no located warning"
+grep -q '^  in this execution:' "$tmp/out" || case_fail "assert-only: no witness execution"
+grep -q '1:r0=1; 1:r1=0;' "$tmp/out" || case_fail "assert-only: the witness does not read y=1, x=0"
 # several files: an error (1) beats a failing assertion (3) beats 0
 run "$tmp/out" "$tmp/err" "$dir/spinwait-wmb-rmb.litmus" "$t"
-[ $? -eq 3 ] || fail "statuses: 0 then 3 should exit 3"
+[ $? -eq 3 ] || case_fail "statuses: 0 then 3 should exit 3"
 printf 'C bad\n{}\nP0(int *x) { BUG_ON(); }\nexists (x=0)\n' >"$tmp/bad.litmus"
 run "$tmp/out" "$tmp/err" "$t" "$tmp/bad.litmus"
-[ $? -eq 1 ] || fail "statuses: 3 then an error should exit 1"
+[ $? -eq 1 ] || case_fail "statuses: 3 then an error should exit 1"
 grep -q "bad.litmus:3:14: error: 'BUG_ON' takes 1 argument but 0 are given" "$tmp/err" ||
-	fail "BUG_ON(): no located arity error: $(head -1 "$tmp/err")"
+	case_fail "BUG_ON(): no located arity error: $(head -1 "$tmp/err")"
 # what the kernel's judgelitmus.sh reads: one Observation line, no "!!!"
 run "$tmp/out" "$tmp/err" --unroll 3 tests/bounds/unwind-counter.litmus
-[ "$(grep -c '^Observation' "$tmp/out")" = 1 ] || fail "kernel scripts: not exactly one Observation line"
-! grep -q '!!!' "$tmp/out" "$tmp/err" || fail "kernel scripts: '!!!' in the output"
-done_test
+[ "$(grep -c '^Observation' "$tmp/out")" = 1 ] || case_fail "kernel scripts: not exactly one Observation line"
+! grep -q '!!!' "$tmp/out" "$tmp/err" || case_fail "kernel scripts: '!!!' in the output"
+case_end
 
 # --- 5. spin loops: iterations without effect are left out -----------------
 t=tests/bounds/spin-stale.litmus
-ok=1
-run "$tmp/out" "$tmp/err" "$t" || fail "spin-stale: exit status $?"
-[ ! -s "$tmp/err" ] || fail "spin-stale: warning at the default bound: $(head -1 "$tmp/err")"
-[ "$(observation "$tmp/out")" = "Never 0 1" ] || fail "spin-stale: $(observation "$tmp/out"), expected Never 0 1"
-grep -qx '1:r0=1;' "$tmp/out" || fail "spin-stale: the state 1:r0=1 is missing"
-! grep -q '^Loop ' "$tmp/out" || fail "spin-stale: 'Loop' at the default bound"
+case_begin
+run "$tmp/out" "$tmp/err" "$t" || case_fail "spin-stale: exit status $?"
+[ ! -s "$tmp/err" ] || case_fail "spin-stale: warning at the default bound: $(head -1 "$tmp/err")"
+[ "$(observation "$tmp/out")" = "Never 0 1" ] || case_fail "spin-stale: $(observation "$tmp/out"), expected Never 0 1"
+grep -qx '1:r0=1;' "$tmp/out" || case_fail "spin-stale: the state 1:r0=1 is missing"
+! grep -q '^Loop ' "$tmp/out" || case_fail "spin-stale: 'Loop' at the default bound"
 grep -q '^Unwinding: bound 2: no consistent execution needs more iterations' "$tmp/out" ||
-	fail "spin-stale: no 'Unwinding: bound 2' line"
-run "$tmp/out" "$tmp/err" --unroll auto "$t" || fail "spin-stale: exit status $? with --unroll auto"
-grep -q '^Unwinding: --unroll auto chose 2:' "$tmp/out" || fail "spin-stale: --unroll auto did not stay at 2"
-done_test
+	case_fail "spin-stale: no 'Unwinding: bound 2' line"
+run "$tmp/out" "$tmp/err" --unroll auto "$t" || case_fail "spin-stale: exit status $? with --unroll auto"
+grep -q '^Unwinding: --unroll auto chose 2:' "$tmp/out" || case_fail "spin-stale: --unroll auto did not stay at 2"
+case_end
 t=tests/bounds/spin-hang.litmus
-ok=1
+case_begin
 run "$tmp/out" "$tmp/err" "$t"
 rc=$?
-[ $rc -eq 3 ] || fail "spin-hang: exit status $rc, expected 3"
-[ "$(observation "$tmp/out")" = "Never 0 0" ] || fail "spin-hang: $(observation "$tmp/out"), expected Never 0 0"
-grep -q '^Spins forever: P1 line 28 ' "$tmp/out" || fail "spin-hang: no 'Spins forever: P1 line 28'"
-grep -q "^$t:28:2: warning: P1 spins forever at line 28" "$tmp/err" || fail "spin-hang: no located hang warning"
-! grep -q 'unwinding bound reached' "$tmp/err" || fail "spin-hang: unwinding warning for a loop without effect"
-grep -q '^  P1 spins in its loop at line 28' "$tmp/out" || fail "spin-hang: the execution does not say P1 spins"
-done_test
+[ $rc -eq 3 ] || case_fail "spin-hang: exit status $rc, expected 3"
+[ "$(observation "$tmp/out")" = "Never 0 0" ] || case_fail "spin-hang: $(observation "$tmp/out"), expected Never 0 0"
+grep -q '^Spins forever: P1 line 28 ' "$tmp/out" || case_fail "spin-hang: no 'Spins forever: P1 line 28'"
+grep -q "^$t:28:2: warning: P1 spins forever at line 28" "$tmp/err" || case_fail "spin-hang: no located hang warning"
+! grep -q 'unwinding bound reached' "$tmp/err" || case_fail "spin-hang: unwinding warning for a loop without effect"
+grep -q '^  P1 spins in its loop at line 28' "$tmp/out" || case_fail "spin-hang: the execution does not say P1 spins"
+case_end
 # the issue's ticket lock of 4 threads needed --unroll auto (3) before
-ok=1
-bash bench/gen-families.sh --out "$tmp/locks" --families ticket --n 4 >/dev/null || fail "gen-families: ticket"
-run "$tmp/out" "$tmp/err" "$tmp/locks/ticket-04.litmus" || fail "ticket-04: exit status $?"
-[ "$(observation "$tmp/out")" = "Never 0 1" ] || fail "ticket-04: $(observation "$tmp/out"), expected Never 0 1"
-[ ! -s "$tmp/err" ] || fail "ticket-04: warning at the default bound: $(head -1 "$tmp/err")"
-done_test
+case_begin
+bash bench/gen-families.sh --out "$tmp/locks" --families ticket --n 4 >/dev/null || case_fail "gen-families: ticket"
+run "$tmp/out" "$tmp/err" "$tmp/locks/ticket-04.litmus" || case_fail "ticket-04: exit status $?"
+[ "$(observation "$tmp/out")" = "Never 0 1" ] || case_fail "ticket-04: $(observation "$tmp/out"), expected Never 0 1"
+[ ! -s "$tmp/err" ] || case_fail "ticket-04: warning at the default bound: $(head -1 "$tmp/err")"
+case_end
 
 # --- 6. --timeout ends a slow test (loosely: well within 10 times it) -------
-ok=1
-bash bench/gen-families.sh --out "$tmp/locks" --families mcs --n 6 >/dev/null || fail "gen-families: mcs"
+case_begin
+bash bench/gen-families.sh --out "$tmp/locks" --families mcs --n 6 >/dev/null || case_fail "gen-families: mcs"
 start=$SECONDS
 run "$tmp/out" "$tmp/err" --timeout 2 "$tmp/locks/mcs-06.litmus"
 rc=$?
-[ $rc -eq 1 ] || fail "timeout: exit status $rc, expected 1"
-grep -q 'mcs-06.litmus: error: solver gave up while' "$tmp/err" || fail "timeout: no time-out error: $(head -1 "$tmp/err")"
-[ $((SECONDS - start)) -le 20 ] || fail "timeout: --timeout 2 took $((SECONDS - start)) s"
-done_test
+[ $rc -eq 1 ] || case_fail "timeout: exit status $rc, expected 1"
+grep -q 'mcs-06.litmus: error: solver gave up while' "$tmp/err" || case_fail "timeout: no time-out error: $(head -1 "$tmp/err")"
+[ $((SECONDS - start)) -le 20 ] || case_fail "timeout: --timeout 2 took $((SECONDS - start)) s"
+case_end
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+report

@@ -17,18 +17,12 @@
 #        tools/memory-model directory)
 set -u
 cd "$(dirname "$0")/.."
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 if [ ! -x "$LKMMC" ]; then
-	echo "FAIL: no $LKMMC (run make)"
-	echo "0 passed, 1 failed"
-	exit 1
+	bad "no $LKMMC (run make)"
+	report; exit
 fi
 
 # 1. malformed inputs
@@ -37,7 +31,7 @@ for t in tests/errors/*.litmus; do
 	exp=${t%.litmus}.expect
 	nerr=$((nerr + 1))
 	if [ ! -f "$exp" ]; then
-		ko "$t: no $exp"
+		bad "$t: no $exp"
 		continue
 	fi
 	"$LKMMC" --dump-ir "$t" > /dev/null 2> "${TMPDIR:-/tmp}/e2e-fe.$$"
@@ -45,16 +39,16 @@ for t in tests/errors/*.litmus; do
 	got=$(head -n 1 "${TMPDIR:-/tmp}/e2e-fe.$$")
 	want=$(cat "$exp")
 	if [ $rc -ne 1 ]; then
-		ko "$t: exit status $rc, want 1 ($got)"
+		bad "$t: exit status $rc, want 1 ($got)"
 	elif [ "$got" != "$want" ]; then
-		ko "$t: got '$got', want '$want'"
+		bad "$t: got '$got', want '$want'"
 	else
 		ok
 	fi
 done
 rm -f "${TMPDIR:-/tmp}/e2e-fe.$$"
 if [ "$nerr" -lt 30 ]; then
-	ko "only $nerr malformed inputs in tests/errors (want at least 30)"
+	bad "only $nerr malformed inputs in tests/errors (want at least 30)"
 fi
 
 # 2. the kernel's litmus tests
@@ -71,15 +65,15 @@ for t in "$LKMM_DIR"/litmus-tests/*.litmus; do
 	out=$("$LKMMC" --dump-ir "$t" 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		ko "$t: exit status $rc: $(echo "$out" | head -n 1)"
+		bad "$t: exit status $rc: $(echo "$out" | head -n 1)"
 	elif ! echo "$out" | grep -qE '^(exists|~exists|forall) \('; then
-		ko "$t: no condition in the dump"
+		bad "$t: no condition in the dump"
 	else
 		ok
 	fi
 done
 if [ "$nk" -ne 34 ]; then
-	ko "found $nk kernel litmus tests in $LKMM_DIR/litmus-tests, want 34"
+	bad "found $nk kernel litmus tests in $LKMM_DIR/litmus-tests, want 34"
 fi
 
 # 3. run-time failures of kernel C (tests/frontend): an array index that
@@ -91,9 +85,9 @@ run_assert() { # FILE OPTS WANT_RC WANT_STDERR_SUBSTRING
 	local rc=$? got
 	got=$(cat "${TMPDIR:-/tmp}/e2e-fe.$$")
 	if [ $rc -ne "$3" ]; then
-		ko "$1 $2: exit status $rc, want $3 ($got)"
+		bad "$1 $2: exit status $rc, want $3 ($got)"
 	elif [ -n "$4" ] && ! grep -qF -- "$4" "${TMPDIR:-/tmp}/e2e-fe.$$"; then
-		ko "$1 $2: stderr lacks '$4': $got"
+		bad "$1 $2: stderr lacks '$4': $got"
 	else
 		ok
 	fi
@@ -108,5 +102,4 @@ run_assert tests/frontend/recursion-bound.litmus "--unroll auto:2" 3 \
 	"assertion can fail in P0: recursion deeper than --unroll 2"
 rm -f "${TMPDIR:-/tmp}/e2e-fe.$$"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report

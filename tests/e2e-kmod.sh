@@ -15,11 +15,8 @@
 # Prints "N passed, N failed"; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 tmp=$(mktemp -d /tmp/e2e-kmod.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -30,11 +27,11 @@ for t in tests/kmod/*.litmus; do
 	"$LKMMC" --kmod "$tmp/err" "$t" > /dev/null 2> "$tmp/stderr"
 	rc=$?
 	if [ $rc -ne 1 ]; then
-		ko "$t: exit $rc, expected 1"
+		bad "$t: exit $rc, expected 1"
 	elif ! diff -u "$exp" "$tmp/stderr" > "$tmp/diff"; then
-		ko "$t: message differs"; cat "$tmp/diff"
+		bad "$t: message differs"; cat "$tmp/diff"
 	elif [ -n "$(ls "$tmp/err" | grep -v '^Makefile$')" ]; then
-		ko "$t: a module was written for a test that cannot run"
+		bad "$t: a module was written for a test that cannot run"
 	else
 		ok
 	fi
@@ -47,7 +44,7 @@ out=$tmp/mods
 	tests/kmod/ok-*.litmus > /dev/null 2> "$tmp/stderr"
 rc=$?
 if [ $rc -ne 1 ] || ! diff -u tests/kmod/litmus-tests.expect "$tmp/stderr"; then
-	ko "lkmmc --kmod on litmus-tests/ and the kernel's tests: exit $rc, or other messages than tests/kmod/litmus-tests.expect"
+	bad "lkmmc --kmod on litmus-tests/ and the kernel's tests: exit $rc, or other messages than tests/kmod/litmus-tests.expect"
 else
 	ok
 fi
@@ -59,15 +56,15 @@ for d in "$out"/lk_*/; do
 	if [ -s "$d/$m.c" ] && [ -s "$d/Makefile" ] && grep -q '^name=' "$d/test.info"; then
 		ngen=$((ngen + 1))
 	else
-		ko "$m: incomplete module folder"
+		bad "$m: incomplete module folder"
 	fi
 done
-[ "$ngen" -eq "$nexp" ] && ok || ko "$ngen modules generated, expected $nexp"
-grep -q 'obj-m' "$out/Makefile" && ok || ko "no top-level Kbuild Makefile"
+[ "$ngen" -eq "$nexp" ] && ok || bad "$ngen modules generated, expected $nexp"
+grep -q 'obj-m' "$out/Makefile" && ok || bad "no top-level Kbuild Makefile"
 
 # 3. primitives
 expect_code() { # MODULE REGEX
-	if grep -Eq -- "$2" "$out/$1/$1.c"; then ok; else ko "$1: no match for '$2'"; fi
+	if grep -Eq -- "$2" "$out/$1/$1.c"; then ok; else bad "$1: no match for '$2'"; fi
 }
 expect_code lk_SB_pos 'WRITE_ONCE\(in->v_x, 1L\);'
 expect_code lk_SB_pos 'R0 = \(long\)READ_ONCE\(in->v_y\);'
@@ -112,10 +109,10 @@ if kver=$(kernel/kernel-version.sh 2> /dev/null); then
 	# (a make of its own: under "make -j2 check" the inherited jobserver
 	# flags would make the kernel build warn "-j forced in submake")
 	if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$tmp/sample" KDIR="/lib/modules/$kver/build" -j"$(nproc)" > "$tmp/build.log" 2>&1 &&
-	   ! grep -E 'warning:|error:' "$tmp/build.log" && [ "$(ls "$tmp"/sample/*/*.ko | wc -l)" -eq 12 ]; then
+	   ! grep -E 'warning:|error:' "$tmp/build.log" && [ "$(ls "$tmp"/sample/*/*.bad | wc -l)" -eq 12 ]; then
 		ok
 	else
-		ko "the sample modules do not build cleanly against $kver:"; tail -20 "$tmp/build.log"
+		bad "the sample modules do not build cleanly against $kver:"; tail -20 "$tmp/build.log"
 	fi
 else
 	echo "skipped: compiling modules (no linux-headers-amd64; make kernel-deps)"
@@ -126,8 +123,7 @@ if kernel/run-qemu.sh --insmod "$out" > /dev/null 2> "$tmp/stderr"; [ $? -eq 2 ]
    grep -q 'refusing: test modules are loaded only inside the QEMU guest' "$tmp/stderr"; then
 	ok
 else
-	ko "kernel/run-qemu.sh --insmod did not refuse"
+	bad "kernel/run-qemu.sh --insmod did not refuse"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+report

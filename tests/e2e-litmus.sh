@@ -17,7 +17,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 tmo=${E2E_TIMEOUT:-300}
 filter=${E2E_FILTER:-}
 ktests=build/linux/tools/memory-model/litmus-tests
@@ -25,14 +25,12 @@ oracle=../shared/oracle/kernel-6.1
 parse() { bash bench/conformance.sh --parse "$1"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
 
 # expect FILE: prints "WORD DATARACE(0|1) FLAGS" from the Result:/Flags: lines
 expect() {
-	awk '
-	/Result:/ && !r { sub(/.*Result:[ \t]*/, ""); sub(/[ \t]*\*\).*/, ""); w = $1; race = ($0 ~ /DATARACE/); r = 1 }
-	/^[ \t(]*\*?[ \t]*Flags:/ && !f { sub(/.*Flags:[ \t]*/, ""); gsub(/[ \t,]+/, " "); fl = $0; f = 1 }
-	END { if (w == "") w = "-"; print w, race, fl }' "$1"
+	local race=0
+	case $(field "$1" Result) in *DATARACE*) race=1 ;; esac
+	echo "$(result "$1") $race $(field "$1" Flags | sed 's/[[:space:],]\{1,\}/ /g')"
 }
 
 # states_check NAME GOT-STATES("a | b") WANT-FILE: reports set and order mismatches
@@ -42,90 +40,87 @@ states_check() {
 	grep -v '^[ \t]*$' "$want" | sed 's/[ \t]*$//' >"$tmp/want"
 	if ! cmp -s "$tmp/got" "$tmp/want"; then
 		if [ "$(sort "$tmp/got")" = "$(sort "$tmp/want")" ]; then
-			echo "FAIL $name: states in a different order than herd7's: got $(paste -sd'|' "$tmp/got")"
+			case_fail "$name: states in a different order than herd7's: got $(paste -sd'|' "$tmp/got")"
 		else
-			echo "FAIL $name: states differ: missing {$(sort "$tmp/want" | comm -13 <(sort "$tmp/got") - | paste -sd'|')} extra {$(sort "$tmp/got" | comm -13 <(sort "$tmp/want") - | paste -sd'|')}"
+			case_fail "$name: states differ: missing {$(sort "$tmp/want" | comm -13 <(sort "$tmp/got") - | paste -sd'|')} extra {$(sort "$tmp/got" | comm -13 <(sort "$tmp/want") - | paste -sd'|')}"
 		fi
 		return 1
 	fi
 }
 
-# check FILE KIND(ours|kernel)
-check() {
-	local file=$1 kind=$2 name ok=1 rc word race fl rec v p n flags nst sts
+# check_test FILE KIND(ours|kernel)
+check_test() {
+	local file=$1 kind=$2 name rc word race fl rec v p n flags nst sts
 	name=$(basename "$file" .litmus)
+	case_begin
 	timeout "$tmo" "$LKMMC" "$file" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		[ $rc -eq 124 ] && echo "FAIL $name: timed out after ${tmo}s" ||
-			echo "FAIL $name: exit status $rc: $(head -c 300 "$tmp/err" | head -3 | paste -sd' ')"
-		failed=$((failed + 1)); return
+		[ $rc -eq 124 ] && case_fail "$name: timed out after ${tmo}s" ||
+			case_fail "$name: exit status $rc: $(head -c 300 "$tmp/err" | head -3 | paste -sd' ')"
+		case_end; return
 	fi
 	rec=$(parse "$tmp/out")
 	IFS=$'\t' read -r v p n _ flags nst sts _ <<<"$rec"
 	if [ "$v" = "-" ]; then
-		echo "FAIL $name: no Observation line in the output"
-		failed=$((failed + 1)); return
+		case_fail "$name: no Observation line in the output"
+		case_end; return
 	fi
 	read -r word race fl <<<"$(expect "$file")"
 	case $word in
-	DEADLOCK) [ "$v $p $n" = "Never 0 0" ] || { echo "FAIL $name: Result: DEADLOCK wants Observation Never 0 0, got $v $p $n"; ok=0; } ;;
+	DEADLOCK) [ "$v $p $n" = "Never 0 0" ] || case_fail "$name: Result: DEADLOCK wants Observation Never 0 0, got $v $p $n" ;;
 	Maybe) ;;
-	-) [ "$kind" = kernel ] || { echo "FAIL $name: no Result: line in the test"; ok=0; } ;;
-	*) [ "$v" = "$word" ] || { echo "FAIL $name: Result: $word, got Observation $v $p $n"; ok=0; } ;;
+	-) [ "$kind" = kernel ] || case_fail "$name: no Result: line in the test" ;;
+	*) [ "$v" = "$word" ] || case_fail "$name: Result: $word, got Observation $v $p $n" ;;
 	esac
 	local has_race=0
 	case ",$flags," in *,data-race,*) has_race=1 ;; esac
 	if [ "$has_race" != "$race" ]; then
-		[ "$race" = 1 ] && echo "FAIL $name: Result: has DATARACE but no Flag data-race was printed" ||
-			echo "FAIL $name: Flag data-race printed but Result: has no DATARACE"
-		ok=0
+		[ "$race" = 1 ] && case_fail "$name: Result: has DATARACE but no Flag data-race was printed" ||
+			case_fail "$name: Flag data-race printed but Result: has no DATARACE"
 	fi
 	if [ "$kind" = ours ]; then
 		local want
 		want=$( { [ "$race" = 1 ] && echo data-race; for f in $fl; do echo "$f"; done; } | sort -u | paste -sd, -)
 		[ -n "$want" ] || want=-
-		[ "$flags" = "$want" ] || { echo "FAIL $name: flags {$flags}, expected {$want}"; ok=0; }
+		[ "$flags" = "$want" ] || case_fail "$name: flags {$flags}, expected {$want}"
 		if [ -f "${file%.litmus}.states" ]; then
-			states_check "$name" "$sts" "${file%.litmus}.states" || ok=0
+			states_check "$name" "$sts" "${file%.litmus}.states"
 			local nwant
 			nwant=$(grep -c . "${file%.litmus}.states")
-			[ "$nst" = "$nwant" ] || { echo "FAIL $name: States $nst, expected $nwant"; ok=0; }
+			[ "$nst" = "$nwant" ] || case_fail "$name: States $nst, expected $nwant"
 		fi
 	elif [ -f "$oracle/$name.litmus.out" ]; then
 		local orec osts
 		orec=$(parse "$oracle/$name.litmus.out")
 		osts=$(printf '%s\n' "$orec" | cut -f7)
 		printf '%s\n' "$osts" | awk '$0 != "-"' | sed 's/ | /\n/g' >"$tmp/ostates"
-		states_check "$name" "$sts" "$tmp/ostates" || ok=0
+		states_check "$name" "$sts" "$tmp/ostates"
 	fi
-	if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	case_end
 }
 
 case $LKMMC in */*) ;; *) LKMMC=$(command -v "$LKMMC" || echo "$LKMMC") ;; esac
 if [ ! -x "$LKMMC" ]; then
-	echo "FAIL: $LKMMC is not executable (run make)"
-	echo "0 passed, 1 failed"
-	exit 1
+	bad "$LKMMC is not executable (run make)"
+	report; exit
 fi
 
 n=0
 for f in litmus-tests/*.litmus; do
 	case $f in *"$filter"*) ;; *) continue ;; esac
-	check "$f" ours; n=$((n + 1))
+	check_test "$f" ours; n=$((n + 1))
 done
-[ $n -gt 0 ] || [ -n "$filter" ] || { echo "FAIL: no litmus-tests/*.litmus"; failed=$((failed + 1)); }
+[ $n -gt 0 ] || [ -n "$filter" ] || bad "no litmus-tests/*.litmus"
 
 if ls "$ktests"/*.litmus >/dev/null 2>&1; then
 	[ -d "$oracle" ] || echo "note: $oracle absent, kernel tests judged by their Result: lines only"
 	for f in "$ktests"/*.litmus; do
 		case $f in *"$filter"*) ;; *) continue ;; esac
-		check "$f" kernel
+		check_test "$f" kernel
 	done
 else
-	echo "FAIL: no kernel litmus tests in $ktests (run make kernel-tree)"
-	failed=$((failed + 1))
+	bad "no kernel litmus tests in $ktests (run make kernel-tree)"
 fi
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+report

@@ -50,9 +50,8 @@ done
 
 tmp=$(mktemp -d /tmp/lkmmc-kernel-scripts.XXXXXX)
 if [ "${KS_KEEP:-0}" = 1 ]; then echo "keeping $tmp"; else trap 'rm -rf "$tmp"' EXIT; fi
-failures=0
-pass() { echo "ok   $*"; }
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+. "$root/tests/lib.sh"
+pass() { echo "ok   $*"; ok; }
 
 # A fresh tree with the series applied.
 mkdir -p "$tmp/linux" "$tmp/bin"
@@ -65,7 +64,7 @@ git_id=(-c user.name=kernel-scripts -c user.email=kernel-scripts@lkmmc.invalid)
 if [ $? -eq 0 ]; then
 	pass "git am: $(ls "$root"/kernel/patches/*.patch | wc -l) patches applied to a fresh tools/memory-model"
 else
-	fail "git am of kernel/patches/*.patch:"; cat "$tmp/am.log"; exit 1
+	bad "git am of kernel/patches/*.patch:"; cat "$tmp/am.log"; exit 1
 fi
 cd "$tmp/linux/tools/memory-model" || exit 1
 export LKMM_JOBS=2
@@ -129,7 +128,7 @@ scripts_mode() {
 	if judged_ok herd-arg; then
 		pass "checkalllitmus.sh --herd lkmmc: $nobs/$ntests judged as expected"
 	else
-		fail "checkalllitmus.sh --herd lkmmc: status $rc, $nobs/$ntests with an Observation line, $nbad judged wrong"
+		bad "checkalllitmus.sh --herd lkmmc: status $rc, $nobs/$ntests with an Observation line, $nbad judged wrong"
 		cat "$tmp/herd-arg.stdout" "$tmp/herd-arg.stderr"
 	fi
 
@@ -137,7 +136,7 @@ scripts_mode() {
 	if judged_ok herd-env; then
 		pass "LKMM_HERD7=lkmmc checkalllitmus.sh: $nobs/$ntests judged as expected"
 	else
-		fail "LKMM_HERD7=lkmmc checkalllitmus.sh: status $rc, $nobs/$ntests with an Observation line, $nbad judged wrong"
+		bad "LKMM_HERD7=lkmmc checkalllitmus.sh: status $rc, $nobs/$ntests with an Observation line, $nbad judged wrong"
 	fi
 
 	ln -sf "$tmp/bin/logging-herd7" "$tmp/path/herd7"
@@ -148,7 +147,7 @@ scripts_mode() {
 		[ "$(sort -u "$tmp/herd7.log" | cut -d' ' -f1-2 | sort -u)" = "-conf linux-kernel.cfg" ]; then
 		pass "no --herd: herd7 from the PATH still runs ($ncalls calls, -conf linux-kernel.cfg)"
 	else
-		fail "no --herd: status $rc, $nobs/$ntests judged, herd7 called $ncalls times"
+		bad "no --herd: status $rc, $nobs/$ntests judged, herd7 called $ncalls times"
 	fi
 
 	checkall wrong -- --herd "$tmp/bin/wrong-checker"
@@ -157,7 +156,7 @@ scripts_mode() {
 		grep -q 'VERIFICATION MISMATCHES' "$tmp/wrong.stderr"; then
 		pass "a checker with one wrong verdict: checkalllitmus.sh fails on exactly that test"
 	else
-		fail "a checker with one wrong verdict: status $rc, $nbad judged wrong (want 1: SB+fencembonceonces)"
+		bad "a checker with one wrong verdict: status $rc, $nbad judged wrong (want 1: SB+fencembonceonces)"
 	fi
 
 	checkall rejected -- --herd "$LKMMC" --herdopts "-conf linux-kernel.cfg -o $tmp/dot"
@@ -166,7 +165,7 @@ scripts_mode() {
 	if [ $rc -ne 0 ] && [ "$nerr" -eq 34 ] && [ "$nwhy" -eq 34 ]; then
 		pass "an option lkmmc rejects (-o): 34 verification errors, the reason in each .litmus.out"
 	else
-		fail "an option lkmmc rejects (-o): status $rc, $nerr verification errors, $nwhy reasons (want 34)"
+		bad "an option lkmmc rejects (-o): status $rc, $nerr verification errors, $nwhy reasons (want 34)"
 	fi
 
 	# checkghlitmus.sh -> runlitmushist.sh -> judgelitmus.sh, on the 34
@@ -187,7 +186,7 @@ scripts_mode() {
 			grep -q 'Unexpected non-Never verification litmus/kernel/SB+fencembonceonces.litmus' "$tmp/gh-$c.stdout"; then
 			pass "checkghlitmus.sh with one wrong verdict: exactly that mismatch reported"
 		else
-			fail "checkghlitmus.sh --herd $c: $nobs outputs with an Observation line, $nbad mismatches"
+			bad "checkghlitmus.sh --herd $c: $nobs outputs with an Observation line, $nbad mismatches"
 			cat "$tmp/gh-$c.stdout" "$tmp/gh-$c.stderr"
 		fi
 	done
@@ -237,7 +236,7 @@ corpus_mode() {
 		"(the first 5; KS_KEEP=1 keeps the lists in $tmp)"
 	head -5 "$tmp/herd7-only" | sed 's/^/  /'
 	if [ -s "$tmp/lkmmc-only" ]; then
-		fail "$(wc -l <"$tmp/lkmmc-only") tests judged wrong with lkmmc but right with herd7:"
+		bad "$(wc -l <"$tmp/lkmmc-only") tests judged wrong with lkmmc but right with herd7:"
 		while read -r p; do
 			echo "  $p: $(grep -h '^Observation\|error\|^Command exited' \
 				"$tmp/out-lkmmc/$p.out" | head -2 | tr '\n' ' ')"
@@ -248,5 +247,4 @@ corpus_mode() {
 }
 
 if [ $mode = corpus ]; then corpus_mode; else scripts_mode; fi
-echo "kernel-scripts: $failures failure(s)"
-[ $failures -eq 0 ]
+report kernel-scripts
