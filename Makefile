@@ -58,9 +58,12 @@ $(KMOD_HARNESS_C): kernel/harness.tmpl
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@
 
-build/tests/%: tests/%.c $(LIB_OBJS)
+# What the unit tests share: the IR builder.
+TEST_LIB := tests/irb.c
+
+build/tests/%: tests/%.c $(TEST_LIB) tests/irb.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_LIB) $(LIB_OBJS) $(LDLIBS) -lcmocka
 
 # $(call apt_install,PACKAGES,EXTRA APT OPTIONS): install the missing ones.
 define apt_install

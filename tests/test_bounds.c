@@ -14,105 +14,30 @@
 #include <cmocka.h>
 
 #include "encoder/encoder.h"
-#include "common/arena.h"
 #include "frontend/ir.h"
 #include "models/lkmm.h"
 #include "solver/bounds.h"
 #include "solver/check.h"
+#include "tests/irb.h"
 
-/* One program with locations x, y and threads of registers r0, r1. */
-struct prog {
-	struct ir_program *p; /* what is built */
-	struct arena *a;      /* where */
-};
-
-static struct prog new_prog(int nthreads)
+static void store(struct irb *b, struct ir_block *blk, int l, struct ir_expr *v)
 {
-	struct prog b;
-	b.a = arena_new();
-	b.p = arena_alloc(b.a, sizeof *b.p);
-	b.p->arena = b.a;
-	b.p->file = "bounds.litmus";
-	b.p->name = "bounds";
-	b.p->nlocs = 2;
-	b.p->locs = arena_alloc(b.a, sizeof *b.p->locs * 2);
-	b.p->locs[0].name = "x";
-	b.p->locs[1].name = "y";
-	b.p->nthreads = nthreads;
-	b.p->threads = arena_alloc(b.a, sizeof *b.p->threads * (size_t)nthreads);
-	for (int t = 0; t < nthreads; t++) {
-		b.p->threads[t].id = t;
-		b.p->threads[t].nregs = 2;
-		b.p->threads[t].regs = arena_alloc(b.a, sizeof(struct ir_reg) * 2);
-	}
-	b.p->cond = arena_alloc(b.a, sizeof *b.p->cond);
-	b.p->cond->kind = IR_C_TRUE;
-	b.p->quant = IR_Q_FORALL;
-	return b;
-}
-
-static struct ir_expr *ex(struct prog *b, enum ir_expr_kind k, long v)
-{
-	struct ir_expr *e = arena_alloc(b->a, sizeof *e);
-	e->kind = k;
-	e->num = v;
-	e->loc = (int)v;
-	e->reg = (int)v;
-	return e;
-}
-
-static struct ir_expr *bin(struct prog *b, enum ir_binop op, struct ir_expr *l,
-			   struct ir_expr *r)
-{
-	struct ir_expr *e = ex(b, IR_E_BINARY, 0);
-	e->op = op;
-	e->a = l;
-	e->b = r;
-	return e;
-}
-
-/* Append an instruction to blk (room for 8). */
-static struct ir_instr *add(struct prog *b, struct ir_block *blk, enum ir_op op)
-{
-	if (!blk->items)
-		blk->items = arena_alloc(b->a, sizeof(struct ir_instr) * 8);
-	struct ir_instr *in = &blk->items[blk->count++];
-	in->op = op;
-	in->dst = -1;
-	in->text = "";
-	in->order = IR_ORD_ONCE;
-	in->pos.line = 10 + blk->count;
-	return in;
-}
-
-static void store(struct prog *b, struct ir_block *blk, int l, struct ir_expr *v)
-{
-	struct ir_instr *in = add(b, blk, IR_STORE);
-	in->a = ex(b, IR_E_LOC, l);
-	in->b = v;
-}
-
-/* if (c) break; */
-static void break_if(struct prog *b, struct ir_block *blk, struct ir_expr *c)
-{
-	struct ir_instr *in = add(b, blk, IR_IF);
-	in->a = c;
-	add(b, &in->then_b, IR_BREAK);
+	irb_store(b, blk, l, v, IR_ORD_ONCE);
 }
 
 /* P0: loop { r0 = x; if (r0) break; }  -- a spin-wait on x */
-static struct ir_block *spin_on_x(struct prog *b)
+static struct ir_block *spin_on_x(struct irb *b)
 {
-	struct ir_instr *loop = add(b, &b->p->threads[0].body, IR_LOOP);
-	struct ir_instr *ld = add(b, &loop->then_b, IR_LOAD);
+	struct ir_instr *loop = irb_add(b, &b->p->threads[0].body, IR_LOOP);
+	struct ir_instr *ld = irb_add(b, &loop->then_b, IR_LOAD);
 	ld->dst = 0;
-	ld->a = ex(b, IR_E_LOC, 0);
-	break_if(b, &loop->then_b, ex(b, IR_E_REG, 0));
+	ld->a = irb_expr(b, IR_E_LOC, 0);
+	irb_break_if(b, &loop->then_b, irb_expr(b, IR_E_REG, 0));
 	return &b->p->threads[0].body;
 }
 
 /* Encode at unroll and return bounds_report's bits. */
-static int report(struct prog *b, int unroll)
+static int report(struct irb *b, int unroll)
 {
 	Z3_config cfg = Z3_mk_config();
 	Z3_context z = Z3_mk_context(cfg);
@@ -137,9 +62,9 @@ static int report(struct prog *b, int unroll)
 static void test_spin_flag_set(void **state)
 {
 	(void)state;
-	struct prog b = new_prog(2);
+	struct irb b = irb_new("bounds", 2, 2);
 	spin_on_x(&b);
-	store(&b, &b.p->threads[1].body, 0, ex(&b, IR_E_CONST, 1));
+	store(&b, &b.p->threads[1].body, 0, irb_expr(&b, IR_E_CONST, 1));
 	assert_int_equal(report(&b, 2), 0);
 	ir_program_free(b.p);
 }
@@ -148,7 +73,7 @@ static void test_spin_flag_set(void **state)
 static void test_spin_forever(void **state)
 {
 	(void)state;
-	struct prog b = new_prog(1);
+	struct irb b = irb_new("bounds", 2, 1);
 	spin_on_x(&b);
 	assert_int_equal(report(&b, 2), BOUNDS_SPINS);
 	ir_program_free(b.p);
@@ -159,14 +84,14 @@ static void test_spin_forever(void **state)
  * exit test run a fourth time. */
 static void counter(int unroll, int want)
 {
-	struct prog b = new_prog(1);
-	struct ir_instr *loop = add(&b, &b.p->threads[0].body, IR_LOOP);
+	struct irb b = irb_new("bounds", 2, 1);
+	struct ir_instr *loop = irb_add(&b, &b.p->threads[0].body, IR_LOOP);
 	struct ir_block *body = &loop->then_b;
-	break_if(&b, body, bin(&b, IR_EQ, ex(&b, IR_E_REG, 1), ex(&b, IR_E_CONST, 3)));
-	store(&b, body, 0, ex(&b, IR_E_REG, 1));
-	struct ir_instr *inc = add(&b, body, IR_ASSIGN);
+	irb_break_if(&b, body, irb_bin(&b, IR_EQ, irb_expr(&b, IR_E_REG, 1), irb_expr(&b, IR_E_CONST, 3)));
+	store(&b, body, 0, irb_expr(&b, IR_E_REG, 1));
+	struct ir_instr *inc = irb_add(&b, body, IR_ASSIGN);
 	inc->dst = 1;
-	inc->a = bin(&b, IR_ADD, ex(&b, IR_E_REG, 1), ex(&b, IR_E_CONST, 1));
+	inc->a = irb_bin(&b, IR_ADD, irb_expr(&b, IR_E_REG, 1), irb_expr(&b, IR_E_CONST, 1));
 	assert_int_equal(report(&b, unroll), want);
 	ir_program_free(b.p);
 }
@@ -190,14 +115,14 @@ static void test_assert(void **state)
 {
 	(void)state;
 	for (int holds = 0; holds < 2; holds++) {
-		struct prog b = new_prog(2);
-		store(&b, &b.p->threads[0].body, 0, ex(&b, IR_E_CONST, 1));
+		struct irb b = irb_new("bounds", 2, 2);
+		store(&b, &b.p->threads[0].body, 0, irb_expr(&b, IR_E_CONST, 1));
 		struct ir_block *t1 = &b.p->threads[1].body;
-		struct ir_instr *ld = add(&b, t1, IR_LOAD);
+		struct ir_instr *ld = irb_add(&b, t1, IR_LOAD);
 		ld->dst = 0;
-		ld->a = ex(&b, IR_E_LOC, 0);
-		add(&b, t1, IR_ASSERT)->a = bin(&b, IR_EQ, ex(&b, IR_E_REG, holds),
-						ex(&b, IR_E_CONST, holds ? 0 : 1));
+		ld->a = irb_expr(&b, IR_E_LOC, 0);
+		irb_add(&b, t1, IR_ASSERT)->a = irb_bin(&b, IR_EQ, irb_expr(&b, IR_E_REG, holds),
+						irb_expr(&b, IR_E_CONST, holds ? 0 : 1));
 		assert_int_equal(report(&b, 2), holds ? 0 : BOUNDS_ASSERT_FAILS);
 		ir_program_free(b.p);
 	}
