@@ -266,8 +266,9 @@ static void quiet_end(int saved)
  * queries several times faster than its general arithmetic, and it says
  * "unknown" (never a wrong answer) when it meets a term outside its
  * fragment; the test is then checked again from scratch with general
- * arithmetic.  The first attempt writes to memory so that nothing of it
- * is printed when it is abandoned.
+ * arithmetic.  The first attempt writes to a temporary file (to memory
+ * when there is none) so that nothing of it is printed when it is
+ * abandoned.
  */
 int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 		struct diag *d)

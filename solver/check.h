@@ -4,8 +4,8 @@
  * The checker encodes the program (encoder/) and the model (models/) into
  * one Z3 solver, then asks: which final states do consistent executions
  * that pass the filter reach (herd7's States), which flags can they raise,
- * and so whether the condition is validated.  One Z3 context serves a whole
- * batch of tests.
+ * and so whether the condition is validated.  Each attempt at a test has a
+ * Z3 context of its own, deleted when the answer is printed.
  */
 #ifndef LKMMC_CHECK_H
 #define LKMMC_CHECK_H
