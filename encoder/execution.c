@@ -15,6 +15,7 @@
  * RU from an UL or the initial write.  Final values are those of the co-last
  * write.  This file knows no axioms; models/ adds them.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,20 @@
 #include "encoder/internal.h"
 #include "common/arena.h"
 #include "common/xalloc.h"
+
+/* The order the static relations rely on (po is index order within a
+ * thread): the initial writes, then each thread's events together, threads
+ * in order, each in program order. */
+static int events_ordered(const struct encoding *enc)
+{
+	for (int e = 1; e < enc->n; e++) {
+		const struct event *a = &enc->ev[e - 1], *b = &enc->ev[e];
+		if (b->thread < a->thread ||
+		    (b->thread == a->thread && b->thread >= 0 && b->po <= a->po))
+			return 0;
+	}
+	return 1;
+}
 
 static Z3_ast mk_int(Z3_context z, long v)
 {
@@ -486,6 +501,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 			return NULL;
 		}
 	}
+	assert(events_ordered(enc));
 	enc->guard = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)(enc->n ? enc->n : 1));
 	for (int e = 0; e < enc->n; e++)
 		enc->guard[e] = enc->ev[e].guard;

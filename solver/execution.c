@@ -3,6 +3,7 @@
  */
 #include "solver/execution.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@ int execution_holds(const struct execution *x, Z3_ast f)
 
 int execution_in(const struct execution *x, rel_t r, int a, int b)
 {
+	assert(r && a >= 0 && a < x->enc->n && b >= 0 && b < x->enc->n);
 	return execution_holds(x, REL_AT(r, x->enc->n, a, b));
 }
 

@@ -4,6 +4,7 @@
 #include "solver/deadline.h"
 #include "solver/states.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +90,13 @@ static int cond_holds(const struct state_set *ss, const struct ir_cond *c,
 	case IR_C_FALSE:
 		return 0;
 	case IR_C_ATOM: {
-		long x = val[state_set_column_index(ss, c->lhs)];
+		/* every observable of the condition has a column (ir_columns) */
+		int i = state_set_column_index(ss, c->lhs);
+		int j = c->rhs_is_obs ? state_set_column_index(ss, c->rhs_obs) : 0;
+		assert(i >= 0 && j >= 0);
+		long x = val[i];
 		if (c->rhs_is_obs)
-			return x == val[state_set_column_index(ss, c->rhs_obs)];
+			return x == val[j];
 		return x == (c->rhs.kind == IR_VAL_LOC ? enc_loc_address(c->rhs.loc)
 						       : c->rhs.num);
 	}
