@@ -23,21 +23,16 @@
 #        kernel's tools/memory-model; SHARED the reference data)
 set -u
 cd "$(dirname "$0")/.."
-LKMMC=${LKMMC:-./lkmmc}
+. tests/lib.sh
 LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
 SHARED=${SHARED:-../shared}
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 probe=litmus-tests/SB+mbs.litmus
 
 if [ ! -x "$LKMMC" ]; then
-	echo "FAIL: no $LKMMC (run make)"
-	echo "0 passed, 1 failed"
-	exit 1
+	bad "no $LKMMC (run make)"
+	report; exit
 fi
 
 # 1. malformed models
@@ -46,7 +41,7 @@ for t in tests/cat-errors/*.cat tests/cat-errors/*.bell; do
 	[ -f "$t" ] || continue
 	nerr=$((nerr + 1))
 	exp=${t%.*}.expect
-	[ -f "$exp" ] || { ko "$t: no $exp"; continue; }
+	[ -f "$exp" ] || { bad "$t: no $exp"; continue; }
 	d=$tmp/err-model
 	rm -rf "$d"; mkdir -p "$d"
 	case $t in
@@ -57,19 +52,19 @@ for t in tests/cat-errors/*.cat tests/cat-errors/*.bell; do
 	rc=$?
 	got=$(head -n 1 "$tmp/err" | sed "s|$d/||g")
 	want=$(cat "$exp")
-	if [ $rc -ne 1 ]; then ko "$t: exit status $rc, want 1 ($got)"
-	elif [ "$got" != "$want" ]; then ko "$t: got '$got', want '$want'"
+	if [ $rc -ne 1 ]; then bad "$t: exit status $rc, want 1 ($got)"
+	elif [ "$got" != "$want" ]; then bad "$t: got '$got', want '$want'"
 	else ok
 	fi
 done
-[ "$nerr" -ge 20 ] || ko "only $nerr malformed models in tests/cat-errors (want at least 20)"
+[ "$nerr" -ge 20 ] || bad "only $nerr malformed models in tests/cat-errors (want at least 20)"
 
 # 2. interpreted 6.1 = built-in 6.1
 if [ ! -f "$LKMM_DIR/linux-kernel.cat" ]; then
 	make --no-print-directory kernel-tree >/dev/null 2>&1 || true
 fi
 if [ ! -f "$LKMM_DIR/linux-kernel.cat" ]; then
-	ko "no $LKMM_DIR/linux-kernel.cat (run make kernel-tree)"
+	bad "no $LKMM_DIR/linux-kernel.cat (run make kernel-tree)"
 else
 	# one run of each over all the tests: answers in file order
 	set -- "$LKMM_DIR"/litmus-tests/*.litmus litmus-tests/*.litmus
@@ -77,10 +72,10 @@ else
 	"$LKMMC" "$@" 2>&1 | grep -v '^Time ' >"$tmp/a"
 	"$LKMMC" --model "$LKMM_DIR" "$@" 2>&1 | grep -v '^Time ' >"$tmp/b"
 	if cmp -s "$tmp/a" "$tmp/b"; then ok; else
-		ko "--model $LKMM_DIR differs from the built-in model on some of the $n tests:"
+		bad "--model $LKMM_DIR differs from the built-in model on some of the $n tests:"
 		diff "$tmp/a" "$tmp/b" | head -20
 	fi
-	[ $n -ge 34 ] || ko "only $n tests compared"
+	[ $n -ge 34 ] || bad "only $n tests compared"
 
 	# 3. an edited model is followed
 	# LB with a control and a data dependency: no cumul-fence, so only
@@ -91,7 +86,7 @@ else
 	cp "$LKMM_DIR"/linux-kernel.* "$LKMM_DIR"/lock.cat "$ed/"
 	sed -i 's/^let hb = \[Marked\] ; (ppo | rfe | /let hb = [Marked] ; (ppo | /' "$ed/linux-kernel.cat"
 	if cmp -s "$LKMM_DIR/linux-kernel.cat" "$ed/linux-kernel.cat"; then
-		ko "could not drop rfe from hb in the copy of linux-kernel.cat"
+		bad "could not drop rfe from hb in the copy of linux-kernel.cat"
 	fi
 	verdict() { awk '/^Observation/ { print $3 }' "$1"; }
 	"$LKMMC" --model "$LKMM_DIR" "$mp" >"$tmp/o1" 2>&1
@@ -100,11 +95,11 @@ else
 	abs_lkmmc=$(cd "$(dirname "$LKMMC")" && pwd)/$(basename "$LKMMC")
 	(cd "$ed" && "$abs_lkmmc" -conf linux-kernel.cfg "$abs_mp") >"$tmp/o3" 2>"$tmp/e3"
 	(cd "$LKMM_DIR" && "$abs_lkmmc" -conf linux-kernel.cfg "$abs_mp") >"$tmp/o4" 2>"$tmp/e4"
-	[ "$(verdict "$tmp/o1")" = Never ] && ok || ko "LB+ctrl+data: $(verdict "$tmp/o1") with the kernel's model, want Never"
-	[ "$(verdict "$tmp/o2")" = Sometimes ] && ok || ko "rfe dropped from hb: $(verdict "$tmp/o2") with --model, want Sometimes"
-	[ "$(verdict "$tmp/o3")" = Sometimes ] && ok || ko "rfe dropped from hb: $(verdict "$tmp/o3") with -conf, want Sometimes ($(head -1 "$tmp/e3"))"
-	[ "$(verdict "$tmp/o4")" = Never ] && ok || ko "-conf in the kernel's tree: $(verdict "$tmp/o4"), want Never"
-	[ ! -s "$tmp/e4" ] && ok || ko "-conf in the kernel's tree warns: $(head -1 "$tmp/e4")"
+	[ "$(verdict "$tmp/o1")" = Never ] && ok || bad "LB+ctrl+data: $(verdict "$tmp/o1") with the kernel's model, want Never"
+	[ "$(verdict "$tmp/o2")" = Sometimes ] && ok || bad "rfe dropped from hb: $(verdict "$tmp/o2") with --model, want Sometimes"
+	[ "$(verdict "$tmp/o3")" = Sometimes ] && ok || bad "rfe dropped from hb: $(verdict "$tmp/o3") with -conf, want Sometimes ($(head -1 "$tmp/e3"))"
+	[ "$(verdict "$tmp/o4")" = Never ] && ok || bad "-conf in the kernel's tree: $(verdict "$tmp/o4"), want Never"
+	[ ! -s "$tmp/e4" ] && ok || bad "-conf in the kernel's tree warns: $(head -1 "$tmp/e4")"
 fi
 
 # 4. Linux 6.12's model on its own litmus tests
@@ -114,14 +109,13 @@ if [ -d "$m612" ]; then
 	known=" "
 	for f in "$m612"/litmus-tests/*.litmus; do
 		name=$(basename "$f" .litmus)
-		want=$(sed -n 's/^[[:space:]]*\(\*[[:space:]]*\)\{0,1\}Result:[[:space:]]*\([A-Za-z]*\).*/\2/p' "$f" | head -1)
+		want=$(result "$f")
 		got=$("$LKMMC" --model "$m612" "$f" 2>"$tmp/e" | awk '/^Observation/ { print $3 }')
 		case $known in *" $name "*) continue ;; esac
-		if [ "$got" = "$want" ]; then ok; else ko "6.12 $name: $got, Result: $want ($(head -1 "$tmp/e"))"; fi
+		if [ "$got" = "$want" ]; then ok; else bad "6.12 $name: $got, Result: $want ($(head -1 "$tmp/e"))"; fi
 	done
 else
 	echo "note: $m612 absent: Linux 6.12's model not checked"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+report
