@@ -58,10 +58,10 @@ $(KMOD_HARNESS_C): kernel/harness.tmpl
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@
 
-# What the unit tests share: the IR builder.
-TEST_LIB := tests/irb.c
+# What the unit tests share: the IR builder, an encoded program's solver.
+TEST_LIB := tests/irb.c tests/encfix.c
 
-build/tests/%: tests/%.c $(TEST_LIB) tests/irb.h $(LIB_OBJS)
+build/tests/%: tests/%.c $(TEST_LIB) tests/irb.h tests/encfix.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_LIB) $(LIB_OBJS) $(LDLIBS) -lcmocka
 

@@ -15,8 +15,8 @@
 
 #include "encoder/encoder.h"
 #include "frontend/ir.h"
-#include "models/lkmm.h"
 #include "solver/states.h"
+#include "tests/encfix.h"
 #include "tests/irb.h"
 
 /* SB: P0: x = 1; r0 = y;  P1: y = 1; r0 = x;  exists (0:r0=0 /\ 1:r0=0),
@@ -34,44 +34,22 @@ static struct irb sb(int observe_y)
 	return b;
 }
 
-/* One test's encoding in its own context. */
+/* SB encoded, and an empty state set for it. */
 struct fixture {
-	struct irb b;
-	Z3_context z;
-	struct encoding *enc;
-	struct state_set *ss;
+	struct encfix fx;      /* the encoding and its solver */
+	struct state_set *ss;  /* the states */
 };
 
 static void setup(struct fixture *f, int observe_y)
 {
-	f->b = sb(observe_y);
-	Z3_config cfg = Z3_mk_config();
-	f->z = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	struct diag d = {0};
-	struct encoder_options eo = {.unroll = 2};
-	f->enc = encode_program(f->z, f->b.p, &eo, &d);
-	assert_non_null(f->enc);
-	f->ss = state_set_new(f->enc);
+	encfix_open(&f->fx, sb(observe_y));
+	f->ss = state_set_new(f->fx.enc);
 }
 
 static void teardown(struct fixture *f)
 {
 	state_set_free(f->ss);
-	encoding_free(f->enc);
-	Z3_del_context(f->z);
-	ir_program_free(f->b.p);
-}
-
-/* The printed list (caller frees). */
-static char *printed(const struct state_set *ss)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	state_set_print(ss, out);
-	fclose(out);
-	return buf;
+	encfix_close(&f->fx);
 }
 
 static void test_columns(void **state)
@@ -102,7 +80,7 @@ static void test_add_and_print(void **state)
 	assert_int_equal(state_set_size(f.ss), 4);
 	assert_int_equal(state_set_count(f.ss, 1), 1); /* only 0:r0=0 /\ 1:r0=0 */
 	assert_int_equal(state_set_count(f.ss, 0), 3);
-	char *out = printed(f.ss);
+	char *out = encfix_printed(f.ss);
 	assert_string_equal(out,
 			    "0:r0=0; 1:r0=0;\n"
 			    "0:r0=0; 1:r0=1;\n"
@@ -120,16 +98,16 @@ static void test_value_order(void **state)
 	struct fixture f;
 	setup(&f, 0);
 	long x = enc_loc_address(0), y = enc_loc_address(1);
-	assert_true(state_value_cmp(f.enc, ENC_SYMBOLIC, -5) < 0);
-	assert_true(state_value_cmp(f.enc, -5, 3) < 0);
-	assert_true(state_value_cmp(f.enc, 3, x) < 0);
-	assert_true(state_value_cmp(f.enc, x, y) < 0);
-	assert_true(state_value_cmp(f.enc, y, x) > 0);
-	assert_int_equal(state_value_cmp(f.enc, 7, 7), 0);
+	assert_true(state_value_cmp(f.fx.enc, ENC_SYMBOLIC, -5) < 0);
+	assert_true(state_value_cmp(f.fx.enc, -5, 3) < 0);
+	assert_true(state_value_cmp(f.fx.enc, 3, x) < 0);
+	assert_true(state_value_cmp(f.fx.enc, x, y) < 0);
+	assert_true(state_value_cmp(f.fx.enc, y, x) > 0);
+	assert_int_equal(state_value_cmp(f.fx.enc, 7, 7), 0);
 	const long st[][2] = {{y, 2}, {x, 2}, {2, ENC_SYMBOLIC}};
 	for (int i = 0; i < 3; i++)
 		state_set_add(f.ss, st[i]);
-	char *out = printed(f.ss);
+	char *out = encfix_printed(f.ss);
 	assert_string_equal(out,
 			    "0:r0=2; 1:r0=S;\n"
 			    "0:r0=x; 1:r0=2;\n"
@@ -153,7 +131,7 @@ static void test_wide_values(void **state)
 	state_set_add(f.ss, big);
 	assert_int_equal(state_set_size(f.ss), 41);
 	assert_int_equal(state_set_count(f.ss, 1), 1); /* {0, 0} */
-	char *out = printed(f.ss);
+	char *out = encfix_printed(f.ss);
 	assert_non_null(strstr(out, "0:r0=0; 1:r0=0;\n0:r0=1; 1:r0=0;\n"));
 	assert_non_null(strstr(out, "0:r0=39; 1:r0=0;\n0:r0=1099511627776; 1:r0=-34359738368;\n"));
 	free(out);
@@ -166,27 +144,15 @@ static void enumerate(int exclude, long want)
 {
 	struct fixture f;
 	setup(&f, 0);
-	struct lkmm m;
-	struct diag d = {0};
-	assert_true(lkmm_build(f.enc, 0, &m, &d));
-	Z3_context z = f.z;
-	Z3_solver s = Z3_mk_simple_solver(z);
-	Z3_solver_inc_ref(z, s);
-	const Z3_ast_vector vs[] = {f.enc->facts, f.enc->drop, f.enc->rc.defs};
-	for (int k = 0; k < 3; k++)
-		for (unsigned i = 0; i < Z3_ast_vector_size(z, vs[k]); i++)
-			Z3_solver_assert(z, s, Z3_ast_vector_get(z, vs[k], i));
-	for (int a = 0; a < AX_COUNT; a++)
-		if (m.axiom[a])
-			Z3_solver_assert(z, s, m.axiom[a]);
+	Z3_context z = f.fx.z;
+	Z3_solver s = f.fx.s;
 	if (exclude)
-		Z3_solver_assert(z, s, Z3_mk_not(z, enc_cond(f.enc, f.b.p->cond)));
+		Z3_solver_assert(z, s, Z3_mk_not(z, enc_cond(f.fx.enc, f.fx.b.p->cond)));
 	unsigned before = Z3_solver_get_num_scopes(z, s);
 	assert_true(state_set_enumerate(f.ss, s, 0));
 	assert_int_equal(Z3_solver_get_num_scopes(z, s), before); /* restored */
 	assert_int_equal(state_set_size(f.ss), want);
 	assert_int_equal(state_set_count(f.ss, 1), exclude ? 0 : 1);
-	Z3_solver_dec_ref(z, s);
 	teardown(&f);
 }
 

@@ -1,0 +1,32 @@
+/*
+ * encfix.h - for unit tests: a hand-built program (irb.h) encoded in a Z3
+ * context of its own, with the built-in model and a solver that holds the
+ * program and the model's axioms, as the checker sets it up for listing
+ * final states; and a state list as printed.  It asks nothing itself.
+ */
+#ifndef LKMMC_TESTS_ENCFIX_H
+#define LKMMC_TESTS_ENCFIX_H
+
+#include <z3.h>
+
+#include "models/lkmm.h"
+#include "tests/irb.h"
+
+struct encfix {
+	struct irb b;          /* the program (owned) */
+	Z3_context z;          /* its context */
+	struct encoding *enc;  /* its encoding at --unroll 2 */
+	struct lkmm m;         /* the built-in model on it */
+	Z3_solver s;           /* program + axioms */
+	Z3_params p;           /* s's settings (none) */
+};
+
+/* Encode b (taking it over); fails the test when that fails. */
+void encfix_open(struct encfix *f, struct irb b);
+void encfix_close(struct encfix *f);
+
+struct state_set;
+/* The states of ss as state_set_print prints them (caller frees). */
+char *encfix_printed(const struct state_set *ss);
+
+#endif
