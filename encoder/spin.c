@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/xalloc.h"
 
 /* The breaks of one loop seen so far. */
 struct exits {
@@ -54,9 +55,7 @@ static void meet(unsigned char *into, const unsigned char *d, int n)
 
 static unsigned char *dup(const unsigned char *d, int n)
 {
-	unsigned char *c = malloc((size_t)(n ? n : 1));
-	if (!c)
-		abort();
+	unsigned char *c = xmalloc((size_t)(n ? n : 1));
 	memcpy(c, d, (size_t)n);
 	return c;
 }
@@ -127,10 +126,8 @@ unsigned char *spin_live_regs(struct arena *a, const struct ir_thread *th,
 	unsigned char *live = arena_alloc(a, (size_t)(n ? n : 1));
 	struct walk w = {n, live};
 	memset(live, 0, (size_t)(n ? n : 1));
-	unsigned char *def = calloc((size_t)(n ? n : 1), 1);
-	struct exits brk = {malloc((size_t)(n ? n : 1)), 0};
-	if (!def || !brk.def)
-		abort();
+	unsigned char *def = xcalloc((size_t)(n ? n : 1), 1);
+	struct exits brk = {xmalloc((size_t)(n ? n : 1)), 0};
 	memset(brk.def, 1, (size_t)(n ? n : 1));
 	walk_block(&w, &loop->then_b, def, &brk);
 	for (int r = 0; r < n; r++)
