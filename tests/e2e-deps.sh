@@ -9,17 +9,18 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
+. tests/lib.sh
 if [ ! -f ../shared/deps/out/runs.tsv ]; then
 	echo "e2e-deps: no ../shared/deps here; the deps conformance sample is not run"
-	exit 0
+	report e2e-deps; exit
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 if bash bench/conformance-deps.sh --sample 150 -j 2 --timeout 60 --out "$out" >"$out/log" 2>&1; then
-	echo "e2e-deps: 150 tests of ../shared/deps agree with herd7"
-	exit 0
+	ok
+else
+	cat "$out/log"
+	head -20 "$out/disagreements.txt" 2>/dev/null
+	bad "150 tests of ../shared/deps do not all agree with herd7 (run make conformance-deps for all 1,000)"
 fi
-cat "$out/log"
-head -20 "$out/disagreements.txt" 2>/dev/null
-echo "e2e-deps: FAIL (run make conformance-deps for all 1,000)"
-exit 1
+report e2e-deps

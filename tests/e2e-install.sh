@@ -6,35 +6,33 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
+. tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 
 dest=$tmp/root
-make --no-print-directory -s install DESTDIR="$dest" PREFIX=/usr >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install"; }
+make --no-print-directory -s install DESTDIR="$dest" PREFIX=/usr >"$tmp/log" 2>&1 || { cat "$tmp/log"; bad "make install"; }
 bin=$dest/usr/bin/lkmmc man=$dest/usr/share/man/man1/lkmmc.1
 comp=$dest/usr/share/bash-completion/completions/lkmmc
 for f in "$bin" "$man" "$comp"; do
-	[ -f "$f" ] && ok || fail "make install did not install $f"
+	[ -f "$f" ] && ok || bad "make install did not install $f"
 done
 
 # The installed binary works from anywhere.
-if (cd "$tmp" && "$bin" --version) | grep -q '^lkmmc '; then ok; else fail "installed lkmmc --version"; fi
+if (cd "$tmp" && "$bin" --version) | grep -q '^lkmmc '; then ok; else bad "installed lkmmc --version"; fi
 if (cd "$tmp" && "$bin" "$root/litmus-tests/SB+mbs.litmus") | grep -q '^Observation SB+mbs Never'; then ok
-else fail "installed lkmmc on litmus-tests/SB+mbs.litmus"; fi
+else bad "installed lkmmc on litmus-tests/SB+mbs.litmus"; fi
 
 # The man page: no groff warnings, every option of --help documented.
 if command -v groff >/dev/null; then
 	w=$(groff -ww -z -man "$man" 2>&1)
-	[ -z "$w" ] && ok || fail "groff warnings in the man page: $w"
+	[ -z "$w" ] && ok || bad "groff warnings in the man page: $w"
 else
-	fail "groff is not installed (make deps installs groff-base)"
+	bad "groff is not installed (make deps installs groff-base)"
 fi
 text=$(sed 's/\\-/-/g' "$man")
 for o in $(./lkmmc --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-	printf '%s\n' "$text" | grep -q -- "$o" && ok || fail "option $o of --help is not in the man page"
+	printf '%s\n' "$text" | grep -q -- "$o" && ok || bad "option $o of --help is not in the man page"
 done
 
 # The completion: options after a dash, litmus files otherwise.
@@ -42,12 +40,11 @@ complete_words() { # WORD...: prints the completions of the last word
 	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _lkmmc; printf "%s\n" "${COMPREPLY[@]}"' \
 		_ "$comp" "$@"
 }
-complete_words ./lkmmc --exists | grep -qx -- --exists-only && ok || fail "completion of --exists"
-(cd litmus-tests && complete_words ../lkmmc SB+mb) | grep -qx 'SB+mbs.litmus' && ok || fail "completion of a litmus file"
+complete_words ./lkmmc --exists | grep -qx -- --exists-only && ok || bad "completion of --exists"
+(cd litmus-tests && complete_words ../lkmmc SB+mb) | grep -qx 'SB+mbs.litmus' && ok || bad "completion of a litmus file"
 
 make --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/usr >/dev/null 2>&1
 left=$(find "$dest" -type f | wc -l)
-[ "$left" -eq 0 ] && ok || fail "make uninstall left $left files"
+[ "$left" -eq 0 ] && ok || bad "make uninstall left $left files"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report
