@@ -135,5 +135,11 @@ const char *cat_model_name(const struct cat_model *m);
  * d when the model needs something the encoding cannot give. */
 int cat_model_build(struct cat_model *m, struct encoding *enc,
 		    struct lkmm *out, struct diag *d);
+/* The same for lkmm_violation() (as lkmm_build_exact): closures keep
+ * their Horn variables (rel_exact_defs makes them exact), every let rec is
+ * unrolled into at most stages Kleene stages, and out->rcu_unconverged
+ * holds iff one more stage of some let rec would change it. */
+int cat_model_build_exact(struct cat_model *m, struct encoding *enc, int stages,
+			  struct lkmm *out, struct diag *d);
 
 #endif

@@ -287,6 +287,8 @@ struct val {
 	set_t s;                /* VK_SET */
 	rel_t r;                /* VK_REL; VK_CHOICE: candidate pairs */
 	uint64_t over, under;   /* approximation sites (see the top) */
+	int transitive;         /* VK_REL known transitive (a co order): its
+				 * closure is itself */
 	const struct cat_expr *fun; /* VK_FUN: the CE_FUN */
 	struct env *fenv;       /* VK_FUN: where it was defined */
 	enum builtin b;         /* VK_BUILTIN */
@@ -326,6 +328,14 @@ struct comp {
 	rel_t *fl_rel;          /* flags: the relation (for explanations) */
 	int nfl, fl_cap;        /* count, capacity */
 	int depth;              /* call depth */
+	rel_t *ax_rel;          /* axioms: the relation of an acyclic one,
+				 * else NULL (for the violation formula) */
+	int stages;             /* > 0: the build for cubes' violation
+				 * question: closures Horn (made exact by
+				 * rel_exact_defs), every let rec this many
+				 * Kleene stages (see let_bindings) */
+	Z3_ast unconverged;     /* stages > 0: one more stage of some let rec
+				 * would change it */
 };
 
 static uint64_t site_bit(int site) { return site >= 0 && site < 64 ? 1ull << site : 0; }
@@ -494,7 +504,12 @@ static struct val *binop(struct comp *c, const struct cat_expr *e, struct val *x
 		if (!b)
 			return NULL;
 		switch (e->kind) {
-		case CE_UNION: case CE_ADD: return vrel(c, rel_union(rc, a, b), over, under);
+		case CE_UNION: case CE_ADD: {
+			struct val *v = vrel(c, rel_union(rc, a, b), over, under);
+			v->transitive = (x->transitive && rel_count(rc, b) == 0) ||
+					(y->transitive && rel_count(rc, a) == 0);
+			return v;
+		}
 		case CE_INTER: return vrel(c, rel_inter(rc, a, b), over, under);
 		default: return vrel(c, rel_diff(rc, a, b), over, under);
 		}
@@ -502,6 +517,25 @@ static struct val *binop(struct comp *c, const struct cat_expr *e, struct val *x
 	err(c, e, "type error: this operator needs event sets or relations, found %s",
 	    kind_name(k));
 	return NULL;
+}
+
+/* A formula: sets or relations x and y differ (NULL: never). */
+static Z3_ast val_differs(struct comp *c, const struct val *x, const struct val *y)
+{
+	struct rel_ctx *rc = c->rc;
+	size_t n = x->k == VK_REL || y->k == VK_REL ? (size_t)rc->n * (size_t)rc->n
+						     : (size_t)rc->n;
+	const Z3_ast *a = x->k == VK_REL ? x->r : x->k == VK_SET ? x->s : NULL;
+	const Z3_ast *b = y->k == VK_REL ? y->r : y->k == VK_SET ? y->s : NULL;
+	Z3_ast d = NULL;
+	for (size_t i = 0; i < n; i++) {
+		Z3_ast p = a ? a[i] : NULL, q = b ? b[i] : NULL;
+		if (p == q)
+			continue;
+		Z3_ast e = !p ? q : !q ? p : Z3_mk_xor(rc->z, p, q);
+		d = rel_or2(rc, d, e);
+	}
+	return d;
 }
 
 /* let [rec] bindings: into c->env. */
@@ -540,7 +574,7 @@ static int let_bindings(struct comp *c, const struct cat_binding *b, int n, int 
 				return 0;                                  \
 			}                                                  \
 	} while (0)
-	int kleene = site_exact(c, site);
+	int kleene = site_exact(c, site) || c->stages > 0;
 	if (!kleene) {
 		/* The may-pattern of the fixpoint: stage until the entries
 		 * that can be non-false stop growing, with fresh Horn
@@ -668,6 +702,25 @@ static int let_bindings(struct comp *c, const struct cat_binding *b, int n, int 
 		nxt = t;
 		if (same)
 			break;
+		if (c->stages > 0 && stage + 1 >= c->stages) {
+			/* would one more stage change anything? */
+			struct val **last = arena_alloc(c->a, sizeof *last * (size_t)n);
+			memcpy(last, cur, sizeof *last * (size_t)n);
+			c->env = outer;
+			for (int i = 0; i < n; i++)
+				bind(c, b[i].name, cur[i]);
+			for (int i = 0; i < n; i++) {
+				if (!(nxt[i] = eval(c, b[i].e))) {
+					c->env = outer;
+					return 0;
+				}
+				bind(c, b[i].name, nxt[i]);
+			}
+			for (int i = 0; i < n; i++)
+				c->unconverged = rel_or2(rc, c->unconverged,
+							 val_differs(c, last[i], nxt[i]));
+			break;
+		}
 		/* An increasing chain adds a pair per stage at least. */
 		if (limit < 0 || pairs + 1 > limit)
 			limit = pairs + 1;
@@ -742,7 +795,9 @@ static struct val *eval(struct comp *c, const struct cat_expr *e)
 		case CE_INV: r = rel_inv(rc, r); break;
 		case CE_OPT: r = rel_opt(rc, r); break;
 		default:
-			if (site_exact(c, e->site)) {
+			if (x->transitive) {
+				/* already its own closure */
+			} else if (site_exact(c, e->site)) {
 				r = exact_plus(c, r);
 			} else {
 				r = rel_plus(rc, r, "cat-closure");
@@ -997,17 +1052,25 @@ static struct val *apply(struct comp *c, const struct cat_expr *at, struct val *
 /* ------------------------------------------------------------------ */
 /* Statements */
 
-static void add_axiom(struct comp *c, const char *name, Z3_ast f)
+static void add_axiom_rel(struct comp *c, const char *name, Z3_ast f, rel_t acyclic)
 {
 	if (c->nax == c->ax_cap) {
 		int cap = c->ax_cap * 2 + 8;
 		c->ax = arena_grow(c->a, c->ax, sizeof *c->ax, (size_t)c->ax_cap, (size_t)cap);
+		c->ax_rel = arena_grow(c->a, c->ax_rel, sizeof *c->ax_rel, (size_t)c->ax_cap,
+				       (size_t)cap);
 		c->ax_name = arena_grow(c->a, c->ax_name, sizeof *c->ax_name,
 					(size_t)c->ax_cap, (size_t)cap);
 		c->ax_cap = cap;
 	}
 	c->ax_name[c->nax] = name;
+	c->ax_rel[c->nax] = acyclic;
 	c->ax[c->nax++] = f;
+}
+
+static void add_axiom(struct comp *c, const char *name, Z3_ast f)
+{
+	add_axiom_rel(c, name, f, NULL);
 }
 
 static void add_flag(struct comp *c, const char *name, Z3_ast f, rel_t r)
@@ -1062,7 +1125,8 @@ static int check_stmt(struct comp *c, const struct cat_stmt *s)
 	if (s->flag)
 		add_flag(c, s->name, f, r);
 	else
-		add_axiom(c, s->name ? s->name : arena_printf(c->a, "%s:%d", s->file, s->line), f);
+		add_axiom_rel(c, s->name ? s->name : arena_printf(c->a, "%s:%d", s->file, s->line),
+			      f, s->check == CC_ACYCLIC && !s->negated ? r : NULL);
 	return 1;
 }
 
@@ -1235,7 +1299,10 @@ static void lib_cos_opt(struct comp *c, const struct cat_stmt *at)
 	rel_t coi = rel_inter(rc, co, c->enc->int_);
 	rel_t fr = rel_diff(rc, rel_seq(rc, invrf, co), id);
 	rel_t fri = rel_inter(rc, fr, c->enc->int_);
-	bind(c, "co", vrel(c, co, over, under));
+	/* the encoder's co is a strict order per location: so is co */
+	struct val *cov = vrel(c, co, over, under);
+	cov->transitive = 1;
+	bind(c, "co", cov);
 	bind(c, "coi", vrel(c, coi, over, under));
 	bind(c, "coe", vrel(c, rel_diff(rc, co, coi), over, under));
 	bind(c, "fr", vrel(c, fr, over, under));
@@ -1326,10 +1393,10 @@ static void keep_rels(struct comp *c, struct lkmm *out)
 }
 
 static int compile_once(struct cat_model *m, struct encoding *enc, uint64_t exact,
-			struct lkmm *out, uint64_t *bad, struct diag *d)
+			int stages, struct lkmm *out, uint64_t *bad, struct diag *d)
 {
 	struct comp c = {.m = m, .enc = enc, .rc = &enc->rc, .a = enc->arena, .d = d,
-			 .exact = exact, .file = m->bell.path};
+			 .exact = exact, .file = m->bell.path, .stages = stages};
 	initial_env(&c);
 	if (!run_file(&c, &m->bell) || !run_file(&c, &m->cat))
 		return 0;
@@ -1352,6 +1419,8 @@ static int compile_once(struct cat_model *m, struct encoding *enc, uint64_t exac
 		}
 	out->ncat_axioms = c.nax;
 	out->cat_axiom = c.ax;
+	out->cat_acyclic = c.ax_rel;
+	out->rcu_unconverged = c.unconverged;
 	out->cat_axiom_name = c.ax_name;
 	out->ncat_flags = c.nfl;
 	out->cat_flag = c.fl;
@@ -1365,7 +1434,7 @@ int cat_model_build(struct cat_model *m, struct encoding *enc, struct lkmm *out,
 {
 	for (;;) {
 		uint64_t bad = 0;
-		if (!compile_once(m, enc, m->exact, out, &bad, d))
+		if (!compile_once(m, enc, m->exact, 0, out, &bad, d))
 			return 0;
 		if (!bad)
 			return 1;
@@ -1373,4 +1442,11 @@ int cat_model_build(struct cat_model *m, struct encoding *enc, struct lkmm *out,
 		 * (the first attempt's variables stay unconstrained) */
 		m->exact |= bad;
 	}
+}
+
+int cat_model_build_exact(struct cat_model *m, struct encoding *enc, int stages,
+			  struct lkmm *out, struct diag *d)
+{
+	uint64_t bad = 0;
+	return compile_once(m, enc, 0, stages > 0 ? stages : 1, out, &bad, d);
 }

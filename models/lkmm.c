@@ -242,6 +242,14 @@ int model_build(struct cat_model *model, struct encoding *enc, int separate,
 	return lkmm_build(enc, separate, m, d);
 }
 
+int model_build_exact(struct cat_model *model, struct encoding *enc,
+		      int rcu_stages, struct lkmm *m, struct diag *d)
+{
+	if (model)
+		return cat_model_build_exact(model, enc, rcu_stages, m, d);
+	return lkmm_build_exact(enc, rcu_stages, m, d);
+}
+
 int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,
 	       struct diag *d)
 {
@@ -622,6 +630,14 @@ static int build(struct encoding *enc, int separate, int rcu_stages,
 Z3_ast lkmm_violation(struct encoding *enc, const struct lkmm *m)
 {
 	struct rel_ctx *rc = &enc->rc;
+	if (m->ncat_axioms) { /* a model read from cat files */
+		Z3_ast any = NULL;
+		for (int a = 0; a < m->ncat_axioms; a++)
+			any = rel_or2(rc, any, m->cat_acyclic[a]
+				      ? rel_cyclic(rc, m->cat_acyclic[a], m->cat_axiom_name[a])
+				      : rel_not(rc, m->cat_axiom[a]));
+		return any ? any : Z3_mk_false(enc->z);
+	}
 	if (!m->axiom[AX_EXECUTES_BEFORE])
 		return NULL; /* separate mode: acyclic-through axioms */
 	Z3_ast broken[AX_COUNT];

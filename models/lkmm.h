@@ -55,6 +55,8 @@ struct lkmm {
 	 * flag[] unset and names its own checks instead: */
 	int ncat_axioms;         /* how many axioms the cat has */
 	Z3_ast *cat_axiom;       /* each holds iff that axiom holds */
+	rel_t *cat_acyclic;      /* the relation of each acyclic axiom, NULL
+				  * for the others */
 	const char **cat_axiom_name; /* their names ("as" or file:line) */
 	int ncat_flags;          /* how many distinct flag names */
 	Z3_ast *cat_flag;        /* each holds iff that flag is raised */
@@ -89,6 +91,10 @@ struct cat_model;
  * cat_model_build() of the read one (models/cat.h). */
 int model_build(struct cat_model *model, struct encoding *enc, int separate,
 		struct lkmm *m, struct diag *d);
+
+/* lkmm_build_exact() or cat_model_build_exact(), as model_build(). */
+int model_build_exact(struct cat_model *model, struct encoding *enc,
+		      int rcu_stages, struct lkmm *m, struct diag *d);
 
 const char *lkmm_axiom_name(enum lkmm_axiom a);
 const char *lkmm_flag_name(enum lkmm_flag f);

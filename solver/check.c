@@ -454,9 +454,9 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		neg = no == Z3_L_TRUE;
 		exact = 0;
 	} else {
-		/* cubes need the built-in model's violation formula */
-		int done = c->opt.no_cubes || c->opt.model ? CUBES_NOT_APPLICABLE
-			: cubes_enumerate(states, enc, s, p, symmetric, deadline, &cube_stats);
+		int done = c->opt.no_cubes ? CUBES_NOT_APPLICABLE
+			: cubes_enumerate(states, enc, s, p, symmetric, deadline,
+					  c->opt.model, &cube_stats);
 		if (done == CUBES_NOT_APPLICABLE)
 			done = state_set_enumerate(states, s, deadline);
 		if (!done) {

@@ -37,8 +37,11 @@ enum { CUBES_NOT_APPLICABLE = -1 };
  * CUBES_NOT_APPLICABLE (nothing done), 0 if Z3 gave up or the deadline
  * (CLOCK_MONOTONIC seconds, 0: none) passed, 1 when done.
  */
+struct cat_model;
+/* model: the model read from cat files (models/cat.h), or NULL for the
+ * built-in one; the violation question is built from the same model. */
 int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 		    Z3_params params, int symmetric, double deadline,
-		    struct cubes_stats *stats);
+		    struct cat_model *model, struct cubes_stats *stats);
 
 #endif
