@@ -671,6 +671,14 @@ static int let_bindings(struct comp *c, const struct cat_binding *b, int n, int 
 				c->env = outer;
 				return 0;
 			}
+			/* a variable per non-constant pair, so that stages
+			 * do not nest formulas (constant stages still
+			 * compare equal below) */
+			if (nxt[i]->k == VK_REL) {
+				struct val *v = vrel(c, rel_name(rc, nxt[i]->r, b[i].name),
+						     nxt[i]->over, nxt[i]->under);
+				nxt[i] = v;
+			}
 			bind(c, b[i].name, nxt[i]);
 		}
 		int same = 1, pairs = 0;
