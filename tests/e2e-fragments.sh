@@ -194,7 +194,12 @@ run "$tmp/out" "$tmp/err" "$tmp/locks/ticket-04.litmus" || case_fail "ticket-04:
 [ ! -s "$tmp/err" ] || case_fail "ticket-04: warning at the default bound: $(head -1 "$tmp/err")"
 case_end
 
-# --- 6. --timeout ends a slow test (loosely: well within 10 times it) -------
+# --- 6. --timeout ends a slow test --------------------------------------------
+# mcs-06 runs for many minutes without a limit.  The bound is loose on
+# purpose: Z3 does not interrupt the first query while it takes in the
+# encoding (about 10-20 s here on a quiet machine; README, --timeout), so
+# the test checks that the limit ends the run with the error, not how
+# closely it is kept.
 case_begin
 bash bench/gen-families.sh --out "$tmp/locks" --families mcs --n 6 >/dev/null || case_fail "gen-families: mcs"
 start=$SECONDS
@@ -202,7 +207,7 @@ run "$tmp/out" "$tmp/err" --timeout 2 "$tmp/locks/mcs-06.litmus"
 rc=$?
 [ $rc -eq 1 ] || case_fail "timeout: exit status $rc, expected 1"
 grep -q 'mcs-06.litmus: error: solver gave up while' "$tmp/err" || case_fail "timeout: no time-out error: $(head -1 "$tmp/err")"
-[ $((SECONDS - start)) -le 20 ] || case_fail "timeout: --timeout 2 took $((SECONDS - start)) s"
+[ $((SECONDS - start)) -le 90 ] || case_fail "timeout: --timeout 2 took $((SECONDS - start)) s"
 case_end
 
 report
