@@ -164,6 +164,15 @@ const char *km_order_suffix(enum ir_order o)
 /* ---- expressions ---- */
 
 
+/* An expression used as a truth value, compared with 0: C compilers warn
+ * about `if (r * 0)` (-Wint-in-bool-context), which tests may well hold. */
+void km_put_cond(struct gen *g, const struct ir_expr *e)
+{
+	fputc('(', g->o);
+	km_put_expr(g, e);
+	fputs(" != 0)", g->o);
+}
+
 void km_put_expr(struct gen *g, const struct ir_expr *e)
 {
 	FILE *o = g->o;
@@ -187,7 +196,12 @@ void km_put_expr(struct gen *g, const struct ir_expr *e)
 		fprintf(o, "R%d", e->reg);
 		return;
 	case IR_E_UNARY:
-		fputs(e->op == IR_NEG ? "(-" : e->op == IR_LNOT ? "(long)(!" : "(~", o);
+		if (e->op == IR_LNOT) {
+			fputs("(long)!", o);
+			km_put_cond(g, e->a);
+			return;
+		}
+		fputs(e->op == IR_NEG ? "(-" : "(~", o);
 		km_put_expr(g, e->a);
 		fputc(')', o);
 		return;
@@ -201,6 +215,14 @@ void km_put_expr(struct gen *g, const struct ir_expr *e)
 			fputc(')', o);
 			return;
 		}
+		if (e->op == IR_LAND || e->op == IR_LOR) {
+			fputs("(long)(", o);
+			km_put_cond(g, e->a);
+			fprintf(o, " %s ", ir_binop_name((enum ir_binop)e->op));
+			km_put_cond(g, e->b);
+			fputc(')', o);
+			return;
+		}
 		fputs("(long)(", o);
 		km_put_expr(g, e->a);
 		fprintf(o, " %s ", ir_binop_name((enum ir_binop)e->op));
@@ -209,7 +231,7 @@ void km_put_expr(struct gen *g, const struct ir_expr *e)
 		return;
 	case IR_E_COND:
 		fputc('(', o);
-		km_put_expr(g, e->a);
+		km_put_cond(g, e->a);
 		fputs(" ? ", o);
 		km_put_expr(g, e->b);
 		fputs(" : ", o);

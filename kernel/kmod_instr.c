@@ -369,9 +369,9 @@ static void gen_instr(struct gen *g, const struct ir_instr *in, struct astate *s
 	case IR_SRCU_SYNC: gen_srcu(g, in, s); return;
 	case IR_IF: {
 		km_indent(g);
-		fprintf(g->o, "if (");
-		km_put_expr(g, in->a);
-		fprintf(g->o, ") { /* %d */\n", in->pos.line);
+		fprintf(g->o, "if ");
+		km_put_cond(g, in->a);
+		fprintf(g->o, " { /* %d */\n", in->pos.line);
 		struct astate t = *s, e = *s;
 		g->depth++;
 		gen_block(g, &in->then_b, &t);

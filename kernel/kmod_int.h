@@ -66,6 +66,8 @@ const char *km_cn(const struct gen *g, int k);
 const char *km_order_suffix(enum ir_order o);
 /* An IR expression as C. */
 void km_put_expr(struct gen *g, const struct ir_expr *e);
+/* The same as a truth value: (e != 0). */
+void km_put_cond(struct gen *g, const struct ir_expr *e);
 /* The location itself (READ_ONCE(x)) or its address (smp_load_acquire(&x)). */
 int km_put_lval(struct gen *g, const struct ir_instr *in, const char *prim);
 /* The address operand of an access as a pointer of the kind want. */

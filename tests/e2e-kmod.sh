@@ -109,7 +109,7 @@ if kver=$(kernel/kernel-version.sh 2> /dev/null); then
 	# (a make of its own: under "make -j2 check" the inherited jobserver
 	# flags would make the kernel build warn "-j forced in submake")
 	if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$tmp/sample" KDIR="/lib/modules/$kver/build" -j"$(nproc)" > "$tmp/build.log" 2>&1 &&
-	   ! grep -E 'warning:|error:' "$tmp/build.log" && [ "$(ls "$tmp"/sample/*/*.bad | wc -l)" -eq 12 ]; then
+	   ! grep -E 'warning:|error:' "$tmp/build.log" && [ "$(ls "$tmp"/sample/*/*.ko | wc -l)" -eq 12 ]; then
 		ok
 	else
 		bad "the sample modules do not build cleanly against $kver:"; tail -20 "$tmp/build.log"
