@@ -32,7 +32,11 @@ LKMM_DIR := $(KTREE)/tools/memory-model
 LIB_SRCS := $(wildcard common/*.c frontend/*.c encoder/*.c models/*.c solver/*.c cli/*.c kernel/*.c)
 # The kernel-module harness (kernel/harness.tmpl) as a C string for --kmod.
 KMOD_HARNESS_C := build/gen/kmod_harness.c
-LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o) build/obj/$(KMOD_HARNESS_C:.c=.o)
+# The headers of include/ built in for whole C programs (frontend/cheaders.h).
+CHEADERS_C := build/gen/cheaders.c
+CHEADERS := $(sort $(wildcard include/*.h))
+LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o) build/obj/$(KMOD_HARNESS_C:.c=.o) \
+	build/obj/$(CHEADERS_C:.c=.o)
 MAIN_OBJ := build/obj/lkmmc.o
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
@@ -57,6 +61,18 @@ $(KMOD_HARNESS_C): kernel/harness.tmpl
 	  echo 'const char kmod_harness_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	  echo ';'; } > $@
+
+$(CHEADERS_C): $(CHEADERS)
+	@mkdir -p $(dir $@)
+	{ echo '/* Generated from include/ by the Makefile. */'; \
+	  echo '#include "frontend/cheaders.h"'; \
+	  echo 'const struct cheader cheaders[] = {'; \
+	  for h in $(CHEADERS); do \
+	    echo "{ \"$$(basename $$h)\","; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $$h; \
+	    echo '},'; \
+	  done; \
+	  echo '{ 0, 0 } };'; } > $@
 
 # What the unit tests share: the IR builder, an encoded program's solver.
 TEST_LIB := tests/irb.c tests/encfix.c

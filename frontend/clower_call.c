@@ -98,11 +98,6 @@ static int inline_call(struct lw *w, CXCursor c, CXCursor def, struct bb *b,
 		*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
 		return 1;
 	}
-	CXCursor *k;
-	int nk = ctu_kids(w->t, def, &k);
-	if (nk == 0 || clang_getCursorKind(k[nk - 1]) != CXCursor_CompoundStmt)
-		return cl_err_at(w, c, "internal error: no body for '%s'", name);
-	CXCursor body = k[nk - 1];
 	int nargs = clang_Cursor_getNumArguments(c);
 	if (nargs != clang_Cursor_getNumArguments(def))
 		return cl_err_at(w, c, "'%s' takes %d arguments but %d are given",
@@ -114,6 +109,19 @@ static int inline_call(struct lw *w, CXCursor c, CXCursor def, struct bb *b,
 		if (!argv[i])
 			return 0;
 	}
+	return cl_inline(w, c, def, argv, b, dst, s, val);
+}
+
+int cl_inline(struct lw *w, CXCursor c, CXCursor def, struct ir_expr **argv,
+	      struct bb *b, int dst, struct src s, struct ir_expr **val)
+{
+	char *name = cl_spell(w, def);
+	int nargs = clang_Cursor_getNumArguments(def);
+	CXCursor *k;
+	int nk = ctu_kids(w->t, def, &k);
+	if (nk == 0 || clang_getCursorKind(k[nk - 1]) != CXCursor_CompoundStmt)
+		return cl_err_at(w, c, "internal error: no body for '%s'", name);
+	CXCursor body = k[nk - 1];
 	struct frame fr = {
 		.fn = def, .name = name, .instance = ++w->ninlines, .ret = -1,
 		.flag = -1, .loop_base = w->nloops, .cond_at_entry = w->cond,

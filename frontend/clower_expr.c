@@ -161,14 +161,28 @@ int cl_target_reg(struct lw *w, CXCursor lhs, const char *what)
 	return -1;
 }
 
+int cl_global_loc(struct lw *w, CXCursor c)
+{
+	CXCursor e = cl_strip(w, c);
+	if (!w->t->program || clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+		return -1;
+	CXCursor d = clang_getCursorReferenced(e);
+	if (clang_getCursorKind(d) != CXCursor_VarDecl || bound(w, d) ||
+	    clang_getCursorKind(clang_getCursorSemanticParent(d)) !=
+	    CXCursor_TranslationUnit)
+		return -1;
+	return ir_find_loc(w->fe->prog, cl_spell(w, d));
+}
+
 /* Is c (stripped) memory: a prefix "*p" (sets *ptr to p), a struct field
- * "s->f" / "s.f" or an array element "a[i]" (sets *ptr to c)?  cl_lv_addr()
- * gives its address. */
+ * "s->f" / "s.f", an array element "a[i]" or a program's global variable
+ * (sets *ptr to c)?  cl_lv_addr() gives its address. */
 int cl_is_deref(struct lw *w, CXCursor c, CXCursor *ptr)
 {
 	struct opform f;
 	enum CXCursorKind k = clang_getCursorKind(cl_strip(w, c));
-	if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+	if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr ||
+	    cl_global_loc(w, c) >= 0) {
 		*ptr = c;
 		return 1;
 	}
@@ -266,9 +280,16 @@ static struct ir_expr *unary(struct lw *w, CXCursor e, const struct opform *f,
 		CXCursor ptr;
 		if (cl_is_deref(w, child, &ptr))
 			return cl_lv_addr(w, child, b);
-		cl_err_at(w, e, "cannot take the address of '%s' in a process "
-			  "body; parameters are already addresses (use x, not &x)",
-			  cl_src_of(w, child).text);
+		if (w->t->program)
+			cl_err_at(w, e, "cannot take the address of '%s': only "
+				  "global variables are shared memory in a "
+				  "program (address-taken locals are not "
+				  "supported); make it a global",
+				  cl_src_of(w, child).text);
+		else
+			cl_err_at(w, e, "cannot take the address of '%s' in a "
+				  "process body; parameters are already addresses "
+				  "(use x, not &x)", cl_src_of(w, child).text);
 		return NULL;
 	}
 	if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0) {
@@ -450,8 +471,25 @@ struct ir_expr *cl_rv(struct lw *w, CXCursor c, struct bb *b)
 	case CXCursor_IntegerLiteral:
 	case CXCursor_CharacterLiteral:
 		return constant(w, e);
-	case CXCursor_DeclRefExpr:
-		return ref(w, e);
+	case CXCursor_DeclRefExpr: {
+		int l = cl_global_loc(w, e);
+		if (l < 0)
+			return ref(w, e);
+		/* A program's global: an array is its address, anything
+		 * else a plain read. */
+		struct src s = cl_src_of(w, e);
+		if (w->fe->locx[l].is_object) {
+			struct ir_expr *x = cl_mk(w, IR_E_LOC, s.pos);
+			x->loc = l;
+			return x;
+		}
+		int t = cl_temp(w, s.pos);
+		struct ir_instr *in = cl_emit(w, b, IR_LOAD, s, t);
+		in->a = cl_mk(w, IR_E_LOC, s.pos);
+		in->a->loc = l;
+		in->order = IR_ORD_PLAIN;
+		return cl_mk_reg(w, t, s.pos);
+	}
 	case CXCursor_UnaryOperator:
 	case CXCursor_BinaryOperator:
 	case CXCursor_CompoundAssignOperator:
@@ -627,6 +665,12 @@ struct ir_expr *cl_lv_addr(struct lw *w, CXCursor c, struct bb *b)
 {
 	CXCursor e = cl_strip(w, c), kid[2];
 	enum CXCursorKind k = clang_getCursorKind(e);
+	int gl = cl_global_loc(w, e);
+	if (gl >= 0) {
+		struct ir_expr *x = cl_mk(w, IR_E_LOC, cl_src_of(w, e).pos);
+		x->loc = gl;
+		return x;
+	}
 	if (k == CXCursor_MemberRefExpr) {
 		if (cl_expr_kids(w, e, kid, 1) != 1) {
 			cl_err_at(w, e, "unsupported field access");

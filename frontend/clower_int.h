@@ -178,6 +178,9 @@ int cl_target_reg(struct lw *w, CXCursor lhs, const char *what);
  * "s->f" / "s.f" or an array element "a[i]" (sets *ptr to c)?  cl_lv_addr()
  * gives its address. */
 int cl_is_deref(struct lw *w, CXCursor c, CXCursor *ptr);
+/* In a whole C program, the location a file-scope variable named by c
+ * (stripped) is; -1 for anything else. */
+int cl_global_loc(struct lw *w, CXCursor c);
 /* dst = value of rhs, with the access itself writing dst when rhs is one
  * (r = READ_ONCE(*x) is one load, not a load and a copy). */
 int cl_assign_to(struct lw *w, int dst, CXCursor rhs, struct bb *b,
@@ -202,6 +205,11 @@ struct ir_expr *cl_lv_addr(struct lw *w, CXCursor c, struct bb *b);
  * *val is set).  Returns 1, or 0 with the error recorded. */
 int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 	    struct ir_expr **val);
+/* The body of function def inlined at c with its parameters bound to
+ * argv (one value per parameter): what a helper call and a program's
+ * thread (frontend/cprog.c) share. */
+int cl_inline(struct lw *w, CXCursor c, CXCursor def, struct ir_expr **argv,
+	      struct bb *b, int dst, struct src s, struct ir_expr **val);
 
 /* --- clower.c: statements ------------------------------------------------ */
 

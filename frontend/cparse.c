@@ -126,6 +126,11 @@ struct cparse *cparse_new(void)
 	return cp;
 }
 
+void *cparse_index(struct cparse *cp)
+{
+	return cp->index;
+}
+
 void cparse_free(struct cparse *cp)
 {
 	if (!cp)

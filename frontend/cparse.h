@@ -17,4 +17,12 @@ void cparse_free(struct cparse *cp);
  * Returns 1 on success, 0 with fe->d set. */
 int cparse_bodies(struct cparse *cp, struct fe *fe);
 
+/* cprog.c: parse fe->text as a whole C program (clang arguments cargs,
+ * the user's -I and -D) into fe->prog.  Returns 1 on success, 0 with
+ * fe->d set. */
+int cparse_program(struct cparse *cp, struct fe *fe, const char *const *cargs,
+		   int ncargs);
+/* The libclang index (a CXIndex) kept across tests. */
+void *cparse_index(struct cparse *cp);
+
 #endif

@@ -33,6 +33,9 @@ struct ctu {
 	CXTranslationUnit tu;      /* libclang's parse of buf */
 	CXFile main_file;          /* buf as libclang knows it (vs headers) */
 	struct arena *scratch;     /* per-test scratch (cursor lists) */
+	int program;               /* 1: a whole C program (cprog.c): its
+				    * file-scope variables are the shared
+				    * locations of the same names */
 };
 
 /* Litmus offset of a virtual-file offset; (size_t)-1 outside the copied

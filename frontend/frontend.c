@@ -1,7 +1,7 @@
 /*
  * frontend.c - the front end's entry points (see frontend.h): reads the
  * file, sets up one parse (program arena, line table) and runs the passes
- * of litmus.c.  The libclang state is kept across tests in struct frontend.
+ * of litmus.c, or cprog.c's for a whole C program.  The libclang state is kept across tests in struct frontend.
  *
  * It does not parse anything itself.
  */
@@ -19,6 +19,8 @@
 struct frontend {
 	struct cparse *cp; /* libclang index and prelude, reused */
 	int unroll;        /* how deep helpers may recurse (--unroll) */
+	const char *const *cargs; /* -I/-D for C programs (not owned) */
+	int ncargs;        /* how many */
 };
 
 struct frontend *frontend_new(void)
@@ -32,6 +34,24 @@ struct frontend *frontend_new(void)
 void frontend_set_unroll(struct frontend *f, int n)
 {
 	f->unroll = n;
+}
+
+void frontend_set_cargs(struct frontend *f, const char *const *args, int n)
+{
+	f->cargs = args;
+	f->ncargs = n;
+}
+
+/* A whole C program: a ".c" file, or one whose first line that is not
+ * blank is a preprocessor directive (no litmus test starts so). */
+static int is_program(const char *path, const char *text)
+{
+	size_t n = strlen(path);
+	if (n > 2 && strcmp(path + n - 2, ".c") == 0)
+		return 1;
+	while (*text == ' ' || *text == '\t' || *text == '\n' || *text == '\r')
+		text++;
+	return *text == '#';
 }
 
 void frontend_free(struct frontend *f)
@@ -63,7 +83,10 @@ struct ir_program *frontend_parse_text(struct frontend *f, const char *path,
 	for (size_t i = 0; i < fe.len; i++)
 		if (text[i] == '\n')
 			fe.lines[fe.nlines++] = i + 1;
-	if (!litmus_parse(&fe, f->cp)) {
+	int ok = is_program(path, text)
+		? cparse_program(f->cp, &fe, f->cargs, f->ncargs)
+		: litmus_parse(&fe, f->cp);
+	if (!ok) {
 		if (!d->set)
 			diag_error(d, path, 0, 0, "internal error: parse failed "
 				   "without a message");

@@ -24,7 +24,12 @@ void frontend_free(struct frontend *fe);
  * depth; --unroll, default 2). */
 void frontend_set_unroll(struct frontend *fe, int n);
 
-/* Parse one litmus file.  Returns NULL and fills d on error. */
+/* Arguments for clang when a file is a whole C program (the user's -I
+ * DIR and -D NAME[=V]); not copied: they must outlive the front end. */
+void frontend_set_cargs(struct frontend *fe, const char *const *args, int n);
+
+/* Parse one litmus file, or a whole C program (a ".c" file, or one
+ * starting with a preprocessor directive).  Returns NULL and fills d on error. */
 struct ir_program *frontend_parse_file(struct frontend *fe, const char *path,
 				       struct diag *d);
 /* Same, from text in memory (path is used for messages only). */

@@ -187,6 +187,16 @@ struct ir_cond {
 
 enum ir_quant { IR_Q_EXISTS, IR_Q_NOT_EXISTS, IR_Q_FORALL };
 
+/* A whole C program's assert() (or BUG_ON()) in main after the joins:
+ * checked on the final state.  The program's condition is "forall" of
+ * their conjunction; each is also asked on its own, to name the one that
+ * fails. */
+struct ir_final_assert {
+	struct ir_cond *cond;   /* what must hold at the end */
+	struct ir_pos pos;      /* where it stands in main */
+	const char *text;       /* its source text */
+};
+
 struct ir_program {
 	struct arena *arena;    /* owns everything below */
 	const char *file;       /* path of the litmus file */
@@ -201,6 +211,12 @@ struct ir_program {
 	enum ir_quant quant;     /* exists / ~exists / forall */
 	struct ir_cond *cond;    /* the final condition (inside the quantifier) */
 	const char *cond_text;   /* the condition as herd7 prints it */
+	int is_program;          /* 1: read from a whole C program (answers
+				  * in its terms: solver/check.c) */
+	struct ir_final_assert *asserts; /* a program's final asserts */
+	int nasserts;            /* how many */
+	const char **thread_fn;  /* a program: per thread, "fn(arg)"; NULL
+				  * for a litmus test */
 };
 
 void ir_program_free(struct ir_program *prog);

@@ -101,14 +101,15 @@ static int draw(const struct check_options *opt, const struct execution *x,
 
 static int print_witness(const struct check_options *opt, Z3_context z, Z3_solver s,
 			 const struct encoding *enc, const struct lkmm *lm,
-			 Z3_ast cond, double deadline, FILE *out, struct diag *d)
+			 Z3_ast cond, double deadline, FILE *out, struct diag *d,
+			 const char *title)
 {
 	if (ask(z, s, cond, deadline) != Z3_L_TRUE)
 		return 1;
 	Z3_model m = Z3_solver_get_model(z, s);
 	Z3_model_inc_ref(z, m);
 	struct execution *x = execution_new(enc, m);
-	fputs("Witness: an execution reaching the condition\n", out);
+	fputs(title, out);
 	execution_print(x, out);
 	/* Feed the execution back: with its events, rf and co fixed, the
 	 * model (all axioms are in s) must accept it and reach the condition. */
@@ -198,6 +199,53 @@ static const char *quant_text(enum ir_quant q)
 	case IR_Q_FORALL: return "forall";
 	}
 	return "exists";
+}
+
+/* A whole C program's answer in its terms, instead of herd7's block:
+ * each final assert some execution violates (with that execution), the
+ * flags as errors, or "No errors".  Returns 0 (d filled) on a time-out;
+ * *bad is set when something can go wrong. */
+static int program_answer(struct checker *c, Z3_context z, Z3_solver s,
+			  const struct encoding *enc, const struct lkmm *m,
+			  const int *raised, int found, int unroll,
+			  double deadline, FILE *out, struct diag *d, int *bad)
+{
+	const struct ir_program *prog = enc->prog;
+	int ok = 1;
+	for (int i = 0; ok && i < prog->nasserts; i++) {
+		const struct ir_final_assert *a = &prog->asserts[i];
+		Z3_ast v = Z3_mk_not(z, enc_cond(enc, a->cond));
+		Z3_lbool r = ask(z, s, v, deadline);
+		if (r == Z3_L_UNDEF)
+			return timed_out(d, prog, "checking the final asserts");
+		if (r != Z3_L_TRUE)
+			continue;
+		char title[1200];
+		snprintf(title, sizeof title, "Assertion violated at %s:%d: %s\n"
+			 "  in this execution (threads: P0 is the first one "
+			 "created):\n", prog->file, a->pos.line, a->text);
+		ok = print_witness(&c->opt, z, s, enc, m, v, deadline, out, d, title);
+		fprintf(c->err, "%s:%d:%d: error: assertion violated: %s\n",
+			prog->file, a->pos.line, a->pos.col, a->text);
+		*bad = 1;
+	}
+	for (int f = 0; ok && f < FL_COUNT; f++) {
+		if (!raised[f])
+			continue;
+		*bad = 1;
+		if (f == FL_DATA_RACE) {
+			print_race(z, s, enc, m, m->flag[f], deadline, out);
+			fprintf(c->err, "%s: error: data race (the accesses are on "
+				"the standard output)\n", prog->file);
+		} else {
+			fprintf(out, "Flag %s\n", lkmm_flag_name((enum lkmm_flag)f));
+			fprintf(c->err, "%s: error: %s\n", prog->file,
+				lkmm_flag_name((enum lkmm_flag)f));
+		}
+	}
+	if (ok && !*bad && !(found & (BOUNDS_ASSERT_FAILS | BOUNDS_SPINS)))
+		fprintf(out, "No errors (bound %d, %d events)\n", unroll, enc->n);
+	return ok;
 }
 
 /* How the solver's arithmetic is set up for one attempt at a test. */
@@ -444,7 +492,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	long pos = 0, neg = 0;
 	int exact = 1;
 	struct cubes_stats cube_stats = {0};
-	if (c->opt.exists_only) {
+	if (c->opt.exists_only || prog->is_program) {
 		/* Reachability of the proposition and of its negation. */
 		Z3_lbool yes = ask(z, s, cond, deadline);
 		Z3_lbool no = ask(z, s, Z3_mk_not(z, cond), deadline);
@@ -517,7 +565,11 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	 * incomplete: nothing asked of them is printed. */
 	if (ok && enc->rc.expired)
 		ok = timed_out(d, prog, "building relations");
-	if (ok) {
+	int program_bad = 0;
+	if (ok && prog->is_program)
+		ok = program_answer(c, z, s, enc, &m, raised, found, eopt.unroll,
+				    deadline, out, d, &program_bad);
+	else if (ok) {
 		/* The proposition's counts; ~exists prints the negation's. */
 		int validated;
 		switch (prog->quant) {
@@ -550,12 +602,17 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		fprintf(out, "Time %s %.2f\n", prog->name, clock_now() - t0);
 		fprintf(out, "\n");
 	}
-	if (ok && (c->opt.witness || (c->opt.exists_only && !c->opt.herd7_only) || (c->opt.picture && !c->opt.explain)) &&
+	if (ok && !prog->is_program &&
+	    (c->opt.witness || (c->opt.exists_only && !c->opt.herd7_only) || (c->opt.picture && !c->opt.explain)) &&
 	    pos > 0)
-		ok = print_witness(&c->opt, z, s, enc, &m, cond, deadline, out, d);
-	if (ok && c->opt.explain && pos == 0)
+		ok = print_witness(&c->opt, z, s, enc, &m, cond, deadline, out, d,
+				   "Witness: an execution reaching the condition\n");
+	if (ok && c->opt.explain && pos == 0 && !prog->is_program)
 		ok = explain(&c->opt, z, enc, &m, prog, cond, deadline, out, d);
-	if (ok && c->opt.explain && raised[FL_DATA_RACE])
+	/* A program that cannot fail: why no execution violates an assert. */
+	if (ok && c->opt.explain && neg == 0 && prog->is_program && prog->nasserts)
+		ok = explain(&c->opt, z, enc, &m, prog, Z3_mk_not(z, cond), deadline, out, d);
+	if (ok && c->opt.explain && raised[FL_DATA_RACE] && !prog->is_program)
 		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], deadline, out);
 	/* Past the deadline nothing is retried: the limit is the cause. */
 	int expired = c->opt.timeout_ms && clock_now() > t0 + c->opt.timeout_ms / 1000.0;
@@ -564,7 +621,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	if (ok) {
 		fputs(report, out);
 		ok = CHECK_DONE;
-		if (found & (BOUNDS_ASSERT_FAILS | BOUNDS_SPINS))
+		if ((found & (BOUNDS_ASSERT_FAILS | BOUNDS_SPINS)) || program_bad)
 			ok |= CHECK_CODE_FAILS;
 		if (c->opt.unroll_auto && (found & (BOUNDS_REACHED | BOUNDS_UNKNOWN)))
 			ok |= CHECK_BOUND_LIMIT;

@@ -1,0 +1,1069 @@
+/*
+ * cprog.c - a whole C program (the pthread + <lkmm.h> form GenMC and
+ * Dartagnan read) into the IR a litmus test gives (see cparse.h).
+ *
+ * The program is one translation unit for libclang, preprocessed by clang
+ * itself (-I and -D passed through), against the headers lkmmc builds in
+ * (include/: lkmm.h, pthread.h, assert.h, stdlib.h, ...; given to libclang
+ * as unsaved files of a virtual folder, so lkmmc finds them by itself).
+ * Its meaning:
+ *   - file-scope variables are the shared locations, of the same names,
+ *     with their C initialisers (zero when none);
+ *   - main runs first; its statements before the first pthread_create
+ *     may only store constants to globals: they make the initial state;
+ *   - pthread_create(&t, NULL, fn, arg) starts thread Pn (in creation
+ *     order) running fn's body with its parameter bound to arg (a
+ *     constant, a loop index, a global's address), lowered by clower*.c as
+ *     an inlined helper call; constant-bound for loops in main are run;
+ *   - pthread_join(t, NULL) ends the thread before what follows it; an
+ *     assert() or BUG_ON() after every thread is joined is checked on the
+ *     final state: the condition is "forall" of their conjunction.
+ * Anything else in main is a located error, as are the constructs the
+ * model does not have (mutexes, malloc, address-taken locals).
+ *
+ * It does not lower thread code (clower*.c does), lay out structs
+ * (layout.c), nor check or print the answer (solver/check.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cheaders.h"
+#include "clower.h"
+#include "clower_int.h"
+#include "common/arena.h"
+#include "common/strbuf.h"
+#include "common/xalloc.h"
+#include "cparse.h"
+#include "ctu.h"
+#include "fe.h"
+#include "kapi.h"
+
+/* Where the built-in headers are, for libclang only (never on disk). */
+#define VINCLUDE "/lkmmc-virtual/include"
+/* At most this many threads, and iterations of a loop in main. */
+#define MAX_THREADS 64
+
+/* One thread main starts. */
+struct spawn {
+	CXCursor fn;          /* its function's definition */
+	struct ir_expr *arg;  /* the argument: constant or address */
+	const char *label;    /* "fn(arg)" for messages */
+};
+
+/* A pthread_t handle ("t", "t[2]") and the thread it started. */
+struct handle {
+	const char *key; /* the handle's name and index */
+	int tid;         /* the thread */
+	int joined;      /* 1 once joined */
+};
+
+/* Where main is. */
+enum phase {
+	PH_INIT,  /* before the first pthread_create: initial stores */
+	PH_SPAWN, /* creating threads */
+	PH_JOIN,  /* joining them (and asserting on the end state) */
+};
+
+/* The state of reading one program. */
+struct cprog {
+	struct ctu *t;                  /* the TU */
+	struct fe *fe;                  /* the parse */
+	struct lw w;                    /* main's lowering (its values) */
+	struct frame fr;                /* main's frame: loop indices */
+	struct fe_proc mainp;           /* main as a process, for positions */
+	struct spawn th[MAX_THREADS];   /* threads in creation order */
+	int nth;                        /* how many */
+	struct handle h[MAX_THREADS];   /* handles */
+	int nh;                         /* how many */
+	enum phase phase;               /* where main is */
+	struct ir_final_assert *as;     /* final asserts */
+	int nas, ascap;                 /* count, room */
+};
+
+/* --- small tools ------------------------------------------------------ */
+
+/* Record an error at cursor c; returns 0. */
+static int err_at(struct cprog *pc, CXCursor c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int err_at(struct cprog *pc, CXCursor c, const char *fmt, ...)
+{
+	char msg[900];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return cl_err_at(&pc->w, c, "%s", msg);
+}
+
+/* The value of a pure expression of constants (after cl_rv): 1 and *v, or
+ * 0 when it is not one. */
+static int fold(const struct ir_expr *e, long *v)
+{
+	long a, b, c;
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case IR_E_CONST:
+		*v = e->num;
+		return 1;
+	case IR_E_UNARY:
+		if (!fold(e->a, &a))
+			return 0;
+		*v = e->op == IR_NEG ? -a : e->op == IR_LNOT ? !a : ~a;
+		return 1;
+	case IR_E_COND:
+		if (!fold(e->a, &a) || !fold(e->b, &b) || !fold(e->c, &c))
+			return 0;
+		*v = a ? b : c;
+		return 1;
+	case IR_E_BINARY:
+		if (!fold(e->a, &a) || !fold(e->b, &b))
+			return 0;
+		switch ((enum ir_binop)e->op) {
+		case IR_ADD: *v = a + b; return 1;
+		case IR_SUB: *v = a - b; return 1;
+		case IR_MUL: *v = a * b; return 1;
+		case IR_DIV: if (!b) return 0; *v = a / b; return 1;
+		case IR_MOD: if (!b) return 0; *v = a % b; return 1;
+		case IR_BAND: *v = a & b; return 1;
+		case IR_BOR: *v = a | b; return 1;
+		case IR_BXOR: *v = a ^ b; return 1;
+		case IR_SHL: *v = (long)((unsigned long)a << (b & 63)); return 1;
+		case IR_SHR: *v = a >> (b & 63); return 1;
+		case IR_EQ: *v = a == b; return 1;
+		case IR_NE: *v = a != b; return 1;
+		case IR_LT: *v = a < b; return 1;
+		case IR_LE: *v = a <= b; return 1;
+		case IR_GT: *v = a > b; return 1;
+		case IR_GE: *v = a >= b; return 1;
+		case IR_LAND: *v = a && b; return 1;
+		case IR_LOR: *v = a || b; return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The value of expression c in main, without any access: a constant or
+ * a global's address, into *out.  0 (no error recorded) when it is not
+ * one; -1 when lowering it failed (error recorded). */
+static int main_value(struct cprog *pc, CXCursor c, struct ir_value *out)
+{
+	struct bb b = {0};
+	struct ir_expr *e = cl_rv(&pc->w, c, &b);
+	int n = b.n;
+	if (!e)
+		return -1;
+	if (n)
+		return 0;
+	long v;
+	if (e->kind == IR_E_LOC) {
+		out->kind = IR_VAL_LOC;
+		out->loc = e->loc;
+		out->num = 0;
+		return 1;
+	}
+	if (!fold(e, &v))
+		return 0;
+	out->kind = IR_VAL_INT;
+	out->num = v;
+	out->loc = 0;
+	return 1;
+}
+
+/* The binding of a local of main (a loop index), or NULL. */
+static struct binding *main_local(struct cprog *pc, CXCursor decl)
+{
+	for (int i = 0; i < pc->fr.nbinds; i++)
+		if (clang_equalCursors(pc->fr.binds[i].decl, decl))
+			return &pc->fr.binds[i];
+	return NULL;
+}
+
+/* Give local decl of main the value v (binding it on first use). */
+static void set_local(struct cprog *pc, CXCursor decl, long v, CXCursor at)
+{
+	struct ir_expr *x = cl_mk_const(&pc->w, v, cl_src_of(&pc->w, at).pos);
+	struct binding *bd = main_local(pc, decl);
+	if (bd)
+		bd->val = x;
+	else
+		cl_bind(&pc->w, decl, -1, x);
+}
+
+/* The called function's name of call c. */
+static char *callee(struct cprog *pc, CXCursor c)
+{
+	return cl_spell(&pc->w, c);
+}
+
+/* Is the type spelled ty a pthread handle (or an array of them)? */
+static int is_handle_type(const char *ty)
+{
+	return strstr(ty, "pthread_t") && !strstr(ty, "pthread_t *");
+}
+
+/* The spelling of c's type. */
+static char *type_of(struct cprog *pc, CXCursor c)
+{
+	CXString s = clang_getTypeSpelling(clang_getCursorType(c));
+	char *r = arena_strdup(pc->fe->arena, clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/* --- globals ----------------------------------------------------------- */
+
+/* Is cursor c in one of lkmmc's built-in headers? */
+static int in_builtin(CXCursor c)
+{
+	CXFile f = NULL;
+	clang_getFileLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+	if (!f)
+		return 1;
+	CXString n = clang_getFileName(f);
+	int r = strncmp(clang_getCString(n), VINCLUDE "/",
+			sizeof VINCLUDE) == 0;
+	clang_disposeString(n);
+	return r;
+}
+
+/* The initialiser of VarDecl v, if any. */
+static int var_init(struct cprog *pc, CXCursor v, CXCursor *init)
+{
+	CXCursor *k;
+	int n = ctu_kids(pc->t, v, &k);
+	for (int i = n - 1; i >= 0; i--)
+		if (clang_isExpression(clang_getCursorKind(k[i]))) {
+			*init = k[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* Set the initial value of location l from expression e. */
+static int init_loc(struct cprog *pc, int l, CXCursor e, const char *name)
+{
+	struct ir_value v;
+	int r = main_value(pc, e, &v);
+	if (r < 0)
+		return 0;
+	if (r == 0)
+		return err_at(pc, e, "the initial value of '%s' must be a "
+			      "constant or the address of a global", name);
+	struct ir_location *loc = &pc->fe->prog->locs[l];
+	if (v.kind == IR_VAL_INT && v.num == 0)
+		return 1;
+	if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU ||
+	    pc->fe->locx[l].is_object)
+		return err_at(pc, e, "'%s' is %s and cannot be given an "
+			      "initial value", name, fe_kind_name(loc->kind));
+	loc->init = v;
+	pc->fe->locx[l].has_init = 1;
+	if (loc->kind == IR_LOC_INT && v.kind == IR_VAL_LOC)
+		loc->kind = IR_LOC_PTR;
+	return 1;
+}
+
+/* Declare the file-scope variable v as a shared location. */
+static int declare_global(struct cprog *pc, CXCursor v)
+{
+	struct fe *fe = pc->fe;
+	char *name = cl_spell(&pc->w, v);
+	char *ty = type_of(pc, v);
+	size_t off = cl_lit(&pc->w, cl_vfile_off(pc->t, clang_getCursorLocation(v)));
+	if (is_handle_type(ty))
+		return 1; /* a pthread_t: main's business */
+	if (strstr(ty, "pthread_mutex_t") || strstr(ty, "pthread_cond_t"))
+		return err_at(pc, v, "'%s' is a %s: pthread mutexes and "
+			      "condition variables are not supported; use a "
+			      "spinlock_t with spin_lock()/spin_unlock() from "
+			      "<lkmm.h>", name, ty);
+	CXType ct = clang_getCanonicalType(clang_getCursorType(v));
+	CXCursor init;
+	int has_init = var_init(pc, v, &init);
+	if (ct.kind == CXType_ConstantArray) {
+		CXType et = clang_getArrayElementType(clang_getCursorType(v));
+		CXString es = clang_getTypeSpelling(et);
+		char *ety = arena_strdup(fe->arena, clang_getCString(es));
+		clang_disposeString(es);
+		long n = clang_getNumElements(ct);
+		if (clang_getCanonicalType(et).kind == CXType_ConstantArray)
+			return err_at(pc, v, "'%s': arrays of arrays are not "
+				      "supported; nest arrays in structs", name);
+		if (n < 1 || n > 64)
+			return err_at(pc, v, "array '%s' must have 1 to 64 "
+				      "elements", name);
+		if (fe_type_kind(ety) < 0 && !fe_is_struct_type(ety)) {
+			CXString cs = clang_getTypeSpelling(clang_getCanonicalType(et));
+			ety = arena_strdup(fe->arena, clang_getCString(cs));
+			clang_disposeString(cs);
+		}
+		if (fe_array_declare(fe, name, ety, n, off) < 0)
+			return 0;
+		if (!has_init)
+			return 1;
+		CXCursor *k;
+		int nk = clang_getCursorKind(init) == CXCursor_InitListExpr
+			? ctu_kids(pc->t, init, &k) : -1;
+		if (nk < 0)
+			return err_at(pc, init, "initialise array '%s' with "
+				      "{ v0, v1, ... }", name);
+		for (int i = 0; i < nk && i < n; i++) {
+			char *en = arena_printf(fe->arena, "%s[%d]", name, i);
+			if (!init_loc(pc, ir_find_loc(fe->prog, en), k[i], en))
+				return 0;
+		}
+		return 1;
+	}
+	if (ct.kind == CXType_Record) {
+		CXString cs = clang_getTypeSpelling(ct);
+		char *cty = arena_strdup(fe->arena, clang_getCString(cs));
+		clang_disposeString(cs);
+		if (fe_type_kind(cty) == IR_LOC_SRCU)
+			return fe_loc_declare(fe, name, cty, off) >= 0;
+		if (strncmp(cty, "struct ", 7) != 0)
+			return err_at(pc, v, "'%s' has type %s: unions are not "
+				      "supported", name, cty);
+		if (has_init)
+			return err_at(pc, init, "struct '%s' cannot have an "
+				      "initialiser: set its fields in main "
+				      "before the first pthread_create", name);
+		return fe_loc_declare(fe, name, cty, off) >= 0;
+	}
+	if (fe_type_kind(ty) < 0) {
+		CXString cs = clang_getTypeSpelling(ct);
+		ty = arena_strdup(fe->arena, clang_getCString(cs));
+		clang_disposeString(cs);
+	}
+	int l = fe_loc_declare(fe, name, ty, off);
+	if (l < 0)
+		return 0;
+	return !has_init || init_loc(pc, l, init, name);
+}
+
+/* --- main --------------------------------------------------------------- */
+
+static int main_stmt(struct cprog *pc, CXCursor c);
+
+/* The handle named by e ("t", "t[i]"), as a key; NULL with the error
+ * recorded. */
+static const char *handle_key(struct cprog *pc, CXCursor e, const char *what)
+{
+	CXCursor x = cl_strip(&pc->w, e), kid[2];
+	enum CXCursorKind k = clang_getCursorKind(x);
+	if (k == CXCursor_DeclRefExpr)
+		return cl_spell(&pc->w, x);
+	if (k == CXCursor_ArraySubscriptExpr &&
+	    cl_expr_kids(&pc->w, x, kid, 2) == 2 &&
+	    clang_getCursorKind(cl_strip(&pc->w, kid[0])) == CXCursor_DeclRefExpr) {
+		struct ir_value v;
+		int r = main_value(pc, kid[1], &v);
+		if (r < 0)
+			return NULL;
+		if (r > 0 && v.kind == IR_VAL_INT)
+			return arena_printf(pc->fe->arena, "%s[%ld]",
+					    cl_spell(&pc->w, cl_strip(&pc->w, kid[0])),
+					    v.num);
+	}
+	err_at(pc, e, "%s names a pthread_t variable or array element "
+	       "(t, t[i] with a constant or loop index)", what);
+	return NULL;
+}
+
+/* Is the expression the null pointer (or 0)? */
+static int is_null(struct cprog *pc, CXCursor e)
+{
+	struct ir_value v;
+	return main_value(pc, e, &v) > 0 && v.kind == IR_VAL_INT && v.num == 0;
+}
+
+static int do_create(struct cprog *pc, CXCursor c)
+{
+	CXCursor a[4];
+	for (unsigned i = 0; i < 4; i++)
+		a[i] = clang_Cursor_getArgument(c, i);
+	if (pc->phase == PH_JOIN)
+		return err_at(pc, c, "pthread_create after a pthread_join: lkmmc "
+			      "starts every thread together; create all threads "
+			      "before the first join");
+	pc->phase = PH_SPAWN;
+	CXCursor addr = cl_strip(&pc->w, a[0]);
+	struct opform f;
+	cl_opform(&pc->w, addr, &f);
+	if (f.nkids != 1 || strcmp(f.op, "&") != 0)
+		return err_at(pc, a[0], "pthread_create's first argument must be "
+			      "&t or &t[i] for a pthread_t t");
+	const char *key = handle_key(pc, f.kid[0], "pthread_create's first argument");
+	if (!key)
+		return 0;
+	if (!is_null(pc, a[1]))
+		return err_at(pc, a[1], "thread attributes are not supported: "
+			      "pass NULL");
+	CXCursor fe = cl_strip(&pc->w, a[2]);
+	CXCursor fd = clang_getCursorReferenced(fe);
+	CXCursor def = clang_getCursorDefinition(fd);
+	if (clang_getCursorKind(fe) != CXCursor_DeclRefExpr ||
+	    clang_getCursorKind(fd) != CXCursor_FunctionDecl)
+		return err_at(pc, a[2], "pthread_create's third argument must "
+			      "name a function of the program (function "
+			      "pointers in variables are not supported)");
+	char *fname = cl_spell(&pc->w, fd);
+	if (clang_getCursorKind(def) != CXCursor_FunctionDecl)
+		return err_at(pc, a[2], "thread function '%s' is declared but "
+			      "not defined in the program", fname);
+	CXType rt = clang_getCanonicalType(clang_getCursorResultType(def));
+	int np = clang_Cursor_getNumArguments(def);
+	CXType pt = np == 1 ? clang_getCanonicalType(clang_getArgType(
+		clang_getCursorType(def), 0)) : rt;
+	if (rt.kind != CXType_Pointer || np > 1 || pt.kind != CXType_Pointer)
+		return err_at(pc, a[2], "thread function '%s' must have the "
+			      "signature void *%s(void *arg)", fname, fname);
+	struct ir_value v;
+	int r = main_value(pc, a[3], &v);
+	if (r < 0)
+		return 0;
+	if (r == 0)
+		return err_at(pc, a[3], "the argument of a thread must be a "
+			      "constant, a loop index (cast to void *) or the "
+			      "address of a global");
+	if (pc->nth == MAX_THREADS)
+		return err_at(pc, c, "more than %d threads", MAX_THREADS);
+	struct spawn *s = &pc->th[pc->nth];
+	s->fn = def;
+	s->arg = cl_mk(&pc->w, v.kind == IR_VAL_LOC ? IR_E_LOC : IR_E_CONST,
+		       cl_src_of(&pc->w, a[3]).pos);
+	s->arg->num = v.num;
+	s->arg->loc = v.loc;
+	s->label = v.kind == IR_VAL_LOC
+		? arena_printf(pc->fe->arena, "%s(&%s)", fname,
+			       pc->fe->prog->locs[v.loc].name)
+		: arena_printf(pc->fe->arena, "%s(%ld)", fname, v.num);
+	int i;
+	for (i = 0; i < pc->nh; i++)
+		if (strcmp(pc->h[i].key, key) == 0)
+			break;
+	if (i < pc->nh && !pc->h[i].joined)
+		return err_at(pc, a[0], "handle %s already holds a running "
+			      "thread: use one pthread_t per thread", key);
+	if (i == pc->nh)
+		pc->nh++;
+	pc->h[i].key = key;
+	pc->h[i].tid = pc->nth++;
+	pc->h[i].joined = 0;
+	return 1;
+}
+
+static int do_join(struct cprog *pc, CXCursor c)
+{
+	CXCursor a0 = clang_Cursor_getArgument(c, 0);
+	CXCursor a1 = clang_Cursor_getArgument(c, 1);
+	const char *key = handle_key(pc, a0, "pthread_join's first argument");
+	if (!key)
+		return 0;
+	if (!is_null(pc, a1))
+		return err_at(pc, a1, "a thread's return value is not "
+			      "supported: pass NULL");
+	for (int i = 0; i < pc->nh; i++) {
+		if (strcmp(pc->h[i].key, key) != 0)
+			continue;
+		if (pc->h[i].joined)
+			return err_at(pc, a0, "thread %s is joined twice", key);
+		pc->h[i].joined = 1;
+		pc->phase = PH_JOIN;
+		return 1;
+	}
+	return err_at(pc, a0, "pthread_join(%s): no pthread_create started "
+		      "a thread in %s", key, key);
+}
+
+/* --- final asserts ------------------------------------------------------ */
+
+static struct ir_cond *cond_node(struct cprog *pc, enum ir_cond_kind k,
+				 CXCursor at)
+{
+	struct ir_cond *n = arena_alloc(pc->fe->arena, sizeof *n);
+	memset(n, 0, sizeof *n);
+	n->kind = k;
+	n->pos = cl_src_of(&pc->w, at).pos;
+	return n;
+}
+
+/* The location a final assert observes in e (a global, a field or
+ * element, READ_ONCE(x), atomic_read(&v), ...); -1 when e is none. */
+static int observed(struct cprog *pc, CXCursor e)
+{
+	CXCursor x = cl_strip(&pc->w, e);
+	enum CXCursorKind k = clang_getCursorKind(x);
+	struct ir_expr *a = NULL;
+	struct bb b = {0};
+	int l = cl_global_loc(&pc->w, x);
+	if (l >= 0)
+		return pc->fe->locx[l].is_object ? -1 : l;
+	if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+		a = cl_lv_addr(&pc->w, x, &b);
+	} else if (k == CXCursor_CallExpr) {
+		const struct kapi *kp = kapi_find(callee(pc, x));
+		if (!kp || kp->kind != K_LOAD || clang_Cursor_getNumArguments(x) != 1)
+			return -1;
+		CXCursor arg = clang_Cursor_getArgument(x, 0);
+		a = kp->addr_lvalue ? cl_lv_addr(&pc->w, arg, &b)
+				    : cl_rv(&pc->w, arg, &b);
+	}
+	int n = b.n;
+	if (!a || n || a->kind != IR_E_LOC)
+		return -1;
+	return pc->fe->locx[a->loc].is_object ? -1 : a->loc;
+}
+
+static struct ir_cond *to_cond(struct cprog *pc, CXCursor e);
+
+/* l == r (or !=: negated by the caller). */
+static struct ir_cond *compare(struct cprog *pc, CXCursor at, CXCursor l,
+			       CXCursor r)
+{
+	int ol = observed(pc, l), or = observed(pc, r);
+	if (pc->fe->d->set)
+		return NULL;
+	struct ir_value v;
+	struct ir_cond *n = cond_node(pc, IR_C_ATOM, at);
+	if (ol >= 0 && or >= 0) {
+		n->lhs.thread = -1;
+		n->lhs.index = ol;
+		n->rhs_is_obs = 1;
+		n->rhs_obs.thread = -1;
+		n->rhs_obs.index = or;
+		return n;
+	}
+	if (ol < 0) {
+		CXCursor t = l;
+		l = r;
+		r = t;
+		ol = or;
+	}
+	int got = ol >= 0 ? main_value(pc, r, &v) : 0;
+	if (got < 0)
+		return NULL;
+	if (ol < 0 || got == 0) {
+		err_at(pc, at, "an assert after the joins compares globals with "
+		       "constants or with each other (==, !=, combined with !, "
+		       "&&, ||): '%s' is not such a comparison",
+		       cl_src_of(&pc->w, at).text);
+		return NULL;
+	}
+	n->lhs.thread = -1;
+	n->lhs.index = ol;
+	n->rhs = v;
+	return n;
+}
+
+/* The final-state condition an assert's argument e states. */
+static struct ir_cond *to_cond(struct cprog *pc, CXCursor e)
+{
+	CXCursor x = cl_strip(&pc->w, e);
+	struct opform f;
+	struct ir_cond *n;
+	CXEvalResult ev = clang_getCursorKind(x) == CXCursor_IntegerLiteral
+		? clang_Cursor_Evaluate(x) : NULL;
+	if (ev) {
+		long v = (long)clang_EvalResult_getAsLongLong(ev);
+		clang_EvalResult_dispose(ev);
+		return cond_node(pc, v ? IR_C_TRUE : IR_C_FALSE, x);
+	}
+	cl_opform(&pc->w, x, &f);
+	if (f.nkids == 1 && strcmp(f.op, "!") == 0) {
+		n = cond_node(pc, IR_C_NOT, x);
+		n->a = to_cond(pc, f.kid[0]);
+		return n->a ? n : NULL;
+	}
+	if (f.nkids == 2 && (strcmp(f.op, "&&") == 0 || strcmp(f.op, "||") == 0)) {
+		n = cond_node(pc, f.op[0] == '&' ? IR_C_AND : IR_C_OR, x);
+		n->a = to_cond(pc, f.kid[0]);
+		n->b = n->a ? to_cond(pc, f.kid[1]) : NULL;
+		return n->b ? n : NULL;
+	}
+	if (f.nkids == 2 && strcmp(f.op, "==") == 0)
+		return compare(pc, x, f.kid[0], f.kid[1]);
+	if (f.nkids == 2 && strcmp(f.op, "!=") == 0) {
+		n = cond_node(pc, IR_C_NOT, x);
+		n->a = compare(pc, x, f.kid[0], f.kid[1]);
+		return n->a ? n : NULL;
+	}
+	int l = f.nkids ? -1 : observed(pc, x);
+	if (l >= 0) {
+		/* x alone: x != 0 */
+		struct ir_cond *a = cond_node(pc, IR_C_ATOM, x);
+		a->lhs.thread = -1;
+		a->lhs.index = l;
+		n = cond_node(pc, IR_C_NOT, x);
+		n->a = a;
+		return n;
+	}
+	if (!pc->fe->d->set)
+		err_at(pc, x, "an assert after the joins compares globals with "
+		       "constants or with each other (==, !=, combined with !, "
+		       "&&, ||): '%s' is not such a comparison",
+		       cl_src_of(&pc->w, x).text);
+	return NULL;
+}
+
+static int do_assert(struct cprog *pc, CXCursor c, const struct kapi *k)
+{
+	int all = pc->nth > 0;
+	for (int i = 0; i < pc->nh; i++)
+		all &= pc->h[i].joined;
+	if (pc->phase != PH_JOIN || !all)
+		return err_at(pc, c, "%s in main before every thread is joined: "
+			      "main's asserts are checked on the final state; "
+			      "join all threads first, or move it into a thread",
+			      k->name);
+	struct ir_cond *cnd = to_cond(pc, clang_Cursor_getArgument(c, 0));
+	if (!cnd)
+		return 0;
+	if (k->test == IR_NE) {
+		struct ir_cond *n = cond_node(pc, IR_C_NOT, c);
+		n->a = cnd;
+		cnd = n;
+	}
+	pc->as = fe_reserve(pc->fe->arena, pc->as, sizeof *pc->as, pc->nas,
+			    &pc->ascap);
+	struct ir_final_assert *a = &pc->as[pc->nas++];
+	struct src s = cl_src_of(&pc->w, c);
+	a->cond = cnd;
+	a->pos = s.pos;
+	a->text = s.text;
+	return 1;
+}
+
+/* --- main's statements --------------------------------------------------- */
+
+/* A store of main before the first pthread_create: the initial state. */
+static int init_store(struct cprog *pc, CXCursor c)
+{
+	struct bb b = {0};
+	int ok = cl_stmt(&pc->w, c, &b);
+	for (int i = 0; ok && i < b.n; i++) {
+		struct ir_instr *in = &b.v[i];
+		long v;
+		int l = in->op == IR_STORE && in->a->kind == IR_E_LOC
+			? in->a->loc : -1;
+		struct ir_value val = { IR_VAL_INT, 0, 0 };
+		if (l >= 0 && in->b->kind == IR_E_LOC) {
+			val.kind = IR_VAL_LOC;
+			val.loc = in->b->loc;
+		} else if (l >= 0 && fold(in->b, &v)) {
+			val.num = v;
+		} else {
+			ok = err_at(pc, c, "main's code before the first "
+				    "pthread_create makes the initial state: "
+				    "it may only store constants or addresses "
+				    "to globals (x = 1; WRITE_ONCE(x, 1); "
+				    "atomic_set(&v, 1)); move the rest into a "
+				    "thread");
+			break;
+		}
+		struct ir_location *loc = &pc->fe->prog->locs[l];
+		if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU) {
+			ok = err_at(pc, c, "'%s' is %s and cannot be given an "
+				    "initial value", loc->name,
+				    fe_kind_name(loc->kind));
+			break;
+		}
+		loc->init = val;
+		pc->fe->locx[l].has_init = 1;
+		if (loc->kind == IR_LOC_INT && val.kind == IR_VAL_LOC)
+			loc->kind = IR_LOC_PTR;
+	}
+	return ok;
+}
+
+/* A local of main: a pthread_t (array) or an integer loop index. */
+static int main_decl(struct cprog *pc, CXCursor d)
+{
+	CXCursor *k, init;
+	int n = ctu_kids(pc->t, d, &k);
+	for (int i = 0; i < n; i++) {
+		if (clang_getCursorKind(k[i]) != CXCursor_VarDecl)
+			continue;
+		char *ty = type_of(pc, k[i]);
+		if (is_handle_type(ty))
+			continue;
+		CXType ct = clang_getCanonicalType(clang_getCursorType(k[i]));
+		int integer = ct.kind >= CXType_Bool && ct.kind <= CXType_Int128;
+		if (!integer)
+			return err_at(pc, k[i], "main may declare pthread_t "
+				      "handles and integer loop indices only; "
+				      "make '%s' a global", cl_spell(&pc->w, k[i]));
+		long v = 0;
+		if (var_init(pc, k[i], &init)) {
+			struct ir_value iv;
+			int r = main_value(pc, init, &iv);
+			if (r < 0)
+				return 0;
+			if (r == 0 || iv.kind != IR_VAL_INT)
+				return err_at(pc, init, "a local of main must be "
+					      "given a constant");
+			v = iv.num;
+		}
+		set_local(pc, k[i], v, k[i]);
+	}
+	return 1;
+}
+
+/* i = v, i++, i += k... on a local of main. */
+static int main_update(struct cprog *pc, CXCursor e)
+{
+	CXCursor x = cl_strip(&pc->w, e);
+	struct opform f;
+	cl_opform(&pc->w, x, &f);
+	CXCursor target = f.kid[0];
+	CXCursor d = clang_getCursorReferenced(cl_strip(&pc->w, target));
+	struct binding *bd = f.nkids ? main_local(pc, d) : NULL;
+	if (!bd || bd->reg >= 0)
+		return err_at(pc, e, "a loop of main must count with one of its "
+			      "integer locals (i = 0; i < N; i++)");
+	long old = bd->val->num, v = 0;
+	if (f.nkids == 1 && (strcmp(f.op, "++") == 0 || strcmp(f.op, "--") == 0)) {
+		set_local(pc, d, old + (f.op[0] == '+' ? 1 : -1), e);
+		return 1;
+	}
+	struct ir_value iv;
+	int r = f.nkids == 2 ? main_value(pc, f.kid[1], &iv) : 0;
+	if (r < 0)
+		return 0;
+	if (r == 0 || iv.kind != IR_VAL_INT)
+		return err_at(pc, e, "a loop of main must count by constants");
+	if (strcmp(f.op, "=") == 0)
+		v = iv.num;
+	else if (strcmp(f.op, "+=") == 0)
+		v = old + iv.num;
+	else if (strcmp(f.op, "-=") == 0)
+		v = old - iv.num;
+	else
+		return err_at(pc, e, "a loop of main must count with =, ++, --, "
+			      "+= or -=");
+	set_local(pc, d, v, e);
+	return 1;
+}
+
+/* for (init; cond; inc) body with a constant bound: run in main. */
+static int main_for(struct cprog *pc, CXCursor c)
+{
+	CXCursor *k;
+	int n = ctu_kids(pc->t, c, &k);
+	if (n != 4)
+		return err_at(pc, c, "a loop in main needs its three parts "
+			      "(for (i = 0; i < N; i++))");
+	if (clang_getCursorKind(k[0]) == CXCursor_DeclStmt) {
+		if (!main_decl(pc, k[0]))
+			return 0;
+	} else if (!main_update(pc, k[0])) {
+		return 0;
+	}
+	for (int iter = 0;; iter++) {
+		struct ir_value v;
+		int r = main_value(pc, k[1], &v);
+		if (r < 0)
+			return 0;
+		if (r == 0 || v.kind != IR_VAL_INT)
+			return err_at(pc, k[1], "a loop in main needs a constant "
+				      "bound: its condition must depend only on "
+				      "constants and the loop index");
+		if (!v.num)
+			return 1;
+		if (iter == MAX_THREADS)
+			return err_at(pc, c, "a loop in main runs more than %d "
+				      "times", MAX_THREADS);
+		if (!main_stmt(pc, k[3]) || !main_update(pc, k[2]))
+			return 0;
+	}
+}
+
+static int main_stmt(struct cprog *pc, CXCursor c)
+{
+	CXCursor *k;
+	int n;
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_CompoundStmt:
+		n = ctu_kids(pc->t, c, &k);
+		for (int i = 0; i < n; i++)
+			if (!main_stmt(pc, k[i]))
+				return 0;
+		return 1;
+	case CXCursor_DeclStmt:
+		return main_decl(pc, c);
+	case CXCursor_ForStmt:
+		return main_for(pc, c);
+	case CXCursor_NullStmt:
+		return 1;
+	case CXCursor_ReturnStmt:
+		return 1;
+	default:
+		break;
+	}
+	CXCursor x = cl_strip(&pc->w, c);
+	if (clang_getCursorKind(x) == CXCursor_CallExpr) {
+		char *name = callee(pc, x);
+		const struct kapi *kp = kapi_find(name);
+		int nargs = clang_Cursor_getNumArguments(x);
+		if (strcmp(name, "pthread_create") == 0 && nargs == 4)
+			return do_create(pc, x);
+		if (strcmp(name, "pthread_join") == 0 && nargs == 2)
+			return do_join(pc, x);
+		if (kp && kp->kind == K_ASSERT && nargs == 1)
+			return do_assert(pc, x, kp);
+	}
+	if (pc->phase == PH_INIT && clang_isExpression(clang_getCursorKind(c)))
+		return init_store(pc, c);
+	return err_at(pc, c, "main may only initialise globals, create threads "
+		      "(also in loops with a constant bound), join them and "
+		      "assert on the final state; '%s' is none of these: move "
+		      "it into a thread", cl_src_of(&pc->w, c).text);
+}
+
+/* --- the translation unit ----------------------------------------------- */
+
+/* Report the first clang error; returns 1 if there was none. */
+static int prog_diags(struct cprog *pc, CXTranslationUnit tu)
+{
+	unsigned n = clang_getNumDiagnostics(tu);
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic dg = clang_getDiagnostic(tu, i);
+		if (clang_getDiagnosticSeverity(dg) < CXDiagnostic_Error) {
+			clang_disposeDiagnostic(dg);
+			continue;
+		}
+		CXString msg = clang_getDiagnosticSpelling(dg);
+		const char *m = clang_getCString(msg);
+		unsigned line = 0, col = 0;
+		CXFile f = NULL;
+		clang_getFileLocation(clang_getDiagnosticLocation(dg), &f, &line,
+				      &col, NULL);
+		CXString fn = clang_getFileName(f);
+		const char *file = f && !clang_File_isEqual(f, pc->t->main_file)
+			? clang_getCString(fn) : pc->fe->file;
+		const char *hint = "";
+		if (strncmp(m, "implicit declaration of function", 32) == 0)
+			hint = ": lkmmc knows the kernel primitives of "
+			       "<lkmm.h> (linux-kernel.def); include <lkmm.h> "
+			       "or define the function in the program";
+		else if (strstr(m, "file not found"))
+			hint = ": lkmmc builds in lkmm.h, pthread.h, assert.h, "
+			       "stdlib.h, stddef.h, stdint.h and stdbool.h; "
+			       "give other folders with -I";
+		diag_error(pc->fe->d, file, (int)line, (int)col, "%s%s", m, hint);
+		clang_disposeString(fn);
+		clang_disposeString(msg);
+		clang_disposeDiagnostic(dg);
+		return 0;
+	}
+	return 1;
+}
+
+/* Static locals would be shared memory the IR has no name for. */
+static enum CXChildVisitResult find_static(CXCursor c, CXCursor parent,
+					   CXClientData data)
+{
+	(void)parent;
+	CXCursor *found = data;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl &&
+	    clang_Cursor_getStorageClass(c) == CX_SC_Static) {
+		*found = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Lower thread k: its function's body with the parameter bound. */
+static int lower_thread(struct cprog *pc, int k, struct fe_proc *p)
+{
+	struct spawn *s = &pc->th[k];
+	CXCursor *kids;
+	int nk = ctu_kids(pc->t, s->fn, &kids);
+	p->id = k;
+	p->name_off = cl_lit(&pc->w, cl_vfile_off(pc->t,
+				clang_getCursorLocation(s->fn)));
+	p->body_off = cl_lit(&pc->w, cl_b_start(pc->t, kids[nk - 1]));
+	p->body_end = p->body_off;
+	p->rparen_off = p->name_off;
+	struct ir_thread *th = &pc->fe->prog->threads[k];
+	th->id = k;
+	th->pos = fe_pos(pc->fe, p->name_off);
+	th->params = arena_alloc(pc->fe->arena, sizeof(int));
+	struct lw w = { .t = pc->t, .fe = pc->fe, .p = p, .tid = k };
+	struct bb b = {0};
+	struct ir_expr *argv[1] = { s->arg }, *val;
+	struct src src = { th->pos, s->label };
+	int ok = cl_inline(&w, s->fn, s->fn, argv, &b, DST_NONE, src, &val);
+	th->body = cl_fin(&b);
+	return ok;
+}
+
+/* The whole program, once libclang has parsed it. */
+static int read_program(struct cprog *pc)
+{
+	struct fe *fe = pc->fe;
+	struct ir_program *prog = fe->prog;
+	CXCursor *top, mainfn = clang_getNullCursor();
+	int ntop = ctu_kids(pc->t, clang_getTranslationUnitCursor(pc->t->tu), &top);
+	for (int i = 0; i < ntop; i++) {
+		if (in_builtin(top[i]))
+			continue;
+		enum CXCursorKind k = clang_getCursorKind(top[i]);
+		if (k == CXCursor_FunctionDecl && clang_isCursorDefinition(top[i])) {
+			CXCursor st = clang_getNullCursor();
+			clang_visitChildren(top[i], find_static, &st);
+			if (!clang_Cursor_isNull(st))
+				return err_at(pc, st, "static local variable '%s': "
+					      "make it a global",
+					      cl_spell(&pc->w, st));
+			char *nm = cl_spell(&pc->w, top[i]);
+			if (strcmp(nm, "main") == 0)
+				mainfn = top[i];
+		}
+		if (k == CXCursor_VarDecl && !declare_global(pc, top[i]))
+			return 0;
+	}
+	if (clang_Cursor_isNull(mainfn))
+		return diag_error(fe->d, fe->file, 1, 1, "no main function: a C "
+				  "program creates its threads in main (a litmus "
+				  "test is read from a file not ending in .c)");
+	if (!layout_objects(pc->t))
+		return 0;
+	CXCursor *mk;
+	int nm = ctu_kids(pc->t, mainfn, &mk);
+	pc->mainp.body_off = cl_lit(&pc->w, cl_b_start(pc->t, mk[nm - 1]));
+	pc->fr.fn = mainfn;
+	if (!main_stmt(pc, mk[nm - 1]))
+		return 0;
+	if (pc->nth == 0)
+		return err_at(pc, mainfn, "main creates no thread: start the "
+			      "threads with pthread_create");
+	prog->nthreads = pc->nth;
+	fe->nprocs = pc->nth;
+	fe->procs = arena_alloc(fe->arena, (size_t)pc->nth * sizeof *fe->procs);
+	memset(fe->procs, 0, (size_t)pc->nth * sizeof *fe->procs);
+	prog->thread_fn = arena_alloc(fe->arena, (size_t)pc->nth * sizeof(char *));
+	for (int k = 0; k < pc->nth; k++) {
+		prog->thread_fn[k] = pc->th[k].label;
+		if (!lower_thread(pc, k, &fe->procs[k]))
+			return 0;
+	}
+	/* The final condition: forall of the asserts' conjunction. */
+	struct ir_cond *c = NULL;
+	for (int i = 0; i < pc->nas; i++) {
+		if (!c) {
+			c = pc->as[i].cond;
+			continue;
+		}
+		struct ir_cond *n = arena_alloc(fe->arena, sizeof *n);
+		memset(n, 0, sizeof *n);
+		n->kind = IR_C_AND;
+		n->a = c;
+		n->b = pc->as[i].cond;
+		n->pos = pc->as[i].pos;
+		c = n;
+	}
+	if (!c) {
+		c = arena_alloc(fe->arena, sizeof *c);
+		memset(c, 0, sizeof *c);
+		c->kind = IR_C_TRUE;
+	}
+	prog->quant = IR_Q_FORALL;
+	prog->cond = c;
+	char *s = clause_cond_string(prog, c);
+	prog->cond_text = arena_strdup(fe->arena, s);
+	free(s);
+	prog->asserts = pc->as;
+	prog->nasserts = pc->nas;
+	prog->is_program = 1;
+	return 1;
+}
+
+/* The test name: the file's base name without ".c". */
+static const char *prog_name(struct fe *fe)
+{
+	const char *b = strrchr(fe->file, '/');
+	b = b ? b + 1 : fe->file;
+	size_t n = strlen(b);
+	if (n > 2 && strcmp(b + n - 2, ".c") == 0)
+		n -= 2;
+	return arena_strndup(fe->arena, b, n);
+}
+
+int cparse_program(struct cparse *cp, struct fe *fe, const char *const *cargs,
+		   int ncargs)
+{
+	struct ctu t = { .fe = fe, .buf = fe->text, .len = fe->len, .program = 1 };
+	t.scratch = arena_new();
+	struct ctu_chunk chunk = { 0, 0, fe->len, 0 };
+	t.chunks = &chunk;
+	t.nchunks = 1;
+	fe->prog->name = prog_name(fe);
+	/* The threads' array has room for main's scratch registers past
+	 * the last thread (index MAX_THREADS). */
+	int nt = MAX_THREADS + 1;
+	fe->prog->threads = arena_alloc(fe->arena, (size_t)nt * sizeof *fe->prog->threads);
+	memset(fe->prog->threads, 0, (size_t)nt * sizeof *fe->prog->threads);
+	fe->regs_cap = arena_alloc(fe->arena, (size_t)nt * sizeof *fe->regs_cap);
+	memset(fe->regs_cap, 0, (size_t)nt * sizeof *fe->regs_cap);
+	fe->ntemps = arena_alloc(fe->arena, (size_t)nt * sizeof *fe->ntemps);
+	memset(fe->ntemps, 0, (size_t)nt * sizeof *fe->ntemps);
+
+	int nh = 0;
+	while (cheaders[nh].name)
+		nh++;
+	struct CXUnsavedFile *uf = xcalloc((size_t)nh + 1, sizeof *uf);
+	char **paths = xcalloc((size_t)nh + 1, sizeof *paths);
+	uf[0].Filename = fe->file;
+	uf[0].Contents = fe->text;
+	uf[0].Length = (unsigned long)fe->len;
+	for (int i = 0; i < nh; i++) {
+		size_t len = strlen(VINCLUDE) + strlen(cheaders[i].name) + 2;
+		paths[i] = xmalloc(len);
+		snprintf(paths[i], len, "%s/%s", VINCLUDE, cheaders[i].name);
+		uf[i + 1].Filename = paths[i];
+		uf[i + 1].Contents = cheaders[i].text;
+		uf[i + 1].Length = (unsigned long)strlen(cheaders[i].text);
+	}
+	static const char *const base[] = {
+		"-x", "c", "-std=gnu11", "-w", "-nostdinc", "-ferror-limit=5",
+		"-Werror=implicit-function-declaration", "-D__LKMMC__=1",
+		"-I" VINCLUDE,
+	};
+	int nbase = (int)(sizeof base / sizeof base[0]);
+	const char **args = xcalloc((size_t)(nbase + ncargs + 1), sizeof *args);
+	for (int i = 0; i < ncargs; i++)
+		args[i] = cargs[i]; /* the user's -I and -D first */
+	for (int i = 0; i < nbase; i++)
+		args[ncargs + i] = base[i];
+	struct cprog pc = { .t = &t, .fe = fe };
+	pc.mainp.id = MAX_THREADS;
+	pc.w = (struct lw){ .t = &t, .fe = fe, .p = &pc.mainp, .tid = MAX_THREADS };
+	pc.fr = (struct frame){ .name = "main", .instance = 1, .ret = -1,
+				.flag = -1 };
+	pc.w.fr = &pc.fr;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(
+		(CXIndex)cparse_index(cp), fe->file, args, nbase + ncargs, uf,
+		(unsigned)nh + 1, CXTranslationUnit_None, &t.tu);
+	int ok;
+	if (ec != CXError_Success || !t.tu) {
+		ok = diag_error(fe->d, fe->file, 0, 0, "libclang could not "
+				"parse the program (error %d)", (int)ec);
+	} else {
+		t.main_file = clang_getFile(t.tu, fe->file);
+		ok = prog_diags(&pc, t.tu) && read_program(&pc);
+	}
+	if (t.tu)
+		clang_disposeTranslationUnit(t.tu);
+	for (int i = 0; i < nh; i++)
+		free(paths[i]);
+	free(paths);
+	free(uf);
+	free(args);
+	arena_free(t.scratch);
+	return ok;
+}

@@ -1,0 +1,31 @@
+/*
+ * pthread.h - lkmmc's <pthread.h> for whole C programs: the declarations
+ * of the thread calls lkmmc understands in main (pthread_create,
+ * pthread_join).  lkmmc builds it in instead of the system's (see the
+ * README, "Whole C programs").  Mutexes and the other calls are
+ * declared so that their use gets lkmmc's "unsupported" error.
+ */
+#ifndef LKMMC_PTHREAD_H
+#define LKMMC_PTHREAD_H
+
+typedef unsigned long pthread_t;
+typedef struct { int lkmmc_attr; } pthread_attr_t;
+typedef struct { int lkmmc_mutex; } pthread_mutex_t;
+typedef struct { int lkmmc_mutexattr; } pthread_mutexattr_t;
+#define PTHREAD_MUTEX_INITIALIZER { 0 }
+#ifndef NULL
+#define NULL ((void *)0)
+#endif
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+		   void *(*start)(void *), void *arg);
+int pthread_join(pthread_t thread, void **retval);
+pthread_t pthread_self(void);
+void pthread_exit(void *retval);
+int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a);
+int pthread_mutex_lock(pthread_mutex_t *m);
+int pthread_mutex_unlock(pthread_mutex_t *m);
+int pthread_mutex_trylock(pthread_mutex_t *m);
+int pthread_mutex_destroy(pthread_mutex_t *m);
+
+#endif
