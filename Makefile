@@ -5,7 +5,8 @@
 #   make demo     deps + build + check a bundled litmus test
 #   make check    build and run every test (unit + end-to-end)
 #   make asan     build ./lkmmc-asan with AddressSanitizer + UBSan
-#   make install  the binary, man page and bash completion under PREFIX
+#   make install  the binary, man page, bash completion and the headers for
+#                 C programs (include/, for reading) under PREFIX
 #                 (/usr/local; DESTDIR honoured); make uninstall
 #   make conformance   compare with herd7's answers in ../shared (long)
 #   make conformance-deps  the same on ../shared/deps (1,000 tests of
@@ -140,14 +141,20 @@ PREFIX  ?= /usr/local
 BINDIR  := $(PREFIX)/bin
 MANDIR  := $(PREFIX)/share/man/man1
 COMPDIR := $(PREFIX)/share/bash-completion/completions
+# lkmmc's headers for C programs, for reading (lkmmc has them built in).
+INCDIR  := $(PREFIX)/include/lkmmc
 install: lkmmc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 lkmmc $(DESTDIR)$(BINDIR)/lkmmc
 	install -m 644 docs/lkmmc.1 $(DESTDIR)$(MANDIR)/lkmmc.1
 	install -m 644 cli/lkmmc.bash-completion $(DESTDIR)$(COMPDIR)/lkmmc
+	install -d $(DESTDIR)$(INCDIR)
+	install -m 644 $(CHEADERS) $(DESTDIR)$(INCDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/lkmmc $(DESTDIR)$(MANDIR)/lkmmc.1 $(DESTDIR)$(COMPDIR)/lkmmc
+	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(CHEADERS)))
+	-rmdir $(DESTDIR)$(INCDIR) 2>/dev/null
 
 asan:
 	$(MAKE) --no-print-directory clean-obj

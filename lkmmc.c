@@ -143,7 +143,37 @@ struct options {
 	struct check_options check;   /* how to check each test */
 	struct herd7_dirs herd7_dirs; /* herd7's -I directories */
 	const char *model_dir;        /* --model DIR, or NULL */
+	const char *cargs[64];        /* -I DIR, -D NAME[=V] for C programs'
+				       * preprocessor (words of argv) */
+	int ncargs;                   /* how many */
 };
+
+/* -D NAME[=V] (or -DNAME[=V]) and -I DIR: kept for C programs' clang (as
+ * the words of argv); -I also goes on to herd7's table (where -conf files
+ * are looked up).  Returns 1 when argv[*i] was -D (consumed), 0
+ * otherwise, -1 on error. */
+static int c_preprocessor_option(int argc, char **argv, int *i,
+				 struct options *opt)
+{
+	const char *a = argv[*i];
+	int is_d = strncmp(a, "-D", 2) == 0, is_i = strcmp(a, "-I") == 0;
+	if (!is_d && !is_i)
+		return 0;
+	int words = a[2] ? 1 : 2;
+	if (words == 2 && *i + 1 >= argc) {
+		fprintf(stderr, "lkmmc: %s needs a value\n", a);
+		return -1;
+	}
+	if (opt->ncargs + words > (int)(sizeof opt->cargs / sizeof opt->cargs[0])) {
+		fprintf(stderr, "lkmmc: too many -D and -I options\n");
+		return -1;
+	}
+	for (int k = 0; k < words; k++)
+		opt->cargs[opt->ncargs++] = argv[*i + k];
+	if (is_d)
+		*i += words - 1;
+	return is_d;
+}
 
 /* Parse a non-negative integer option value; -1 when malformed. */
 static long parse_count(const char *s)
@@ -268,6 +298,11 @@ static enum parsed parse_options(int argc, char **argv, struct options *opt,
 			*first_file = i;
 			break;
 		}
+		int cpp = c_preprocessor_option(argc, argv, &i, opt);
+		if (cpp < 0)
+			return PARSED_ERROR;
+		if (cpp)
+			continue;
 		/* herd7's options have one dash; -j is ours */
 		enum parsed p = a[1] != '-' && strcmp(a, "-j") != 0
 			? parse_herd7_option(argc, argv, &i, opt)
@@ -418,6 +453,7 @@ int main(int argc, char **argv)
 	}
 
 	struct run run = {.opt = &opt, .fe = frontend_new()};
+	frontend_set_cargs(run.fe, opt.cargs, opt.ncargs);
 	/* Helpers recurse as deep as loops may run: under --unroll auto:L,
 	 * up to L (recursion is inlined once, before any bound is tried). */
 	frontend_set_unroll(run.fe, opt.check.unroll_auto ? opt.check.unroll_auto

@@ -253,8 +253,10 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 			if (strcmp(name, alloc[i]) == 0)
 				return cl_err_at(w, c, "dynamic allocation ('%s') "
 						 "is not supported: declare the "
-						 "objects as shared locations in "
-						 "the init block", name);
+						 "objects as %s", name,
+						 w->t->program ? "global variables"
+						 : "shared locations in the init "
+						 "block");
 		return cl_err_at(w, c, "unknown kernel primitive '%s' (lkmmc "
 				 "knows the macros of linux-kernel.def and "
 				 "atomic_add_unless)", name);

@@ -203,7 +203,8 @@ static char *callee(struct cprog *pc, CXCursor c)
 /* Is the type spelled ty a pthread handle (or an array of them)? */
 static int is_handle_type(const char *ty)
 {
-	return strstr(ty, "pthread_t") && !strstr(ty, "pthread_t *");
+	return (strstr(ty, "pthread_t") && !strstr(ty, "pthread_t *")) ||
+	       strstr(ty, "pthread_attr_t");
 }
 
 /* The spelling of c's type. */
@@ -285,6 +286,12 @@ static int declare_global(struct cprog *pc, CXCursor v)
 	CXType ct = clang_getCanonicalType(clang_getCursorType(v));
 	CXCursor init;
 	int has_init = var_init(pc, v, &init);
+	if (ct.kind == CXType_Pointer &&
+	    clang_getCanonicalType(clang_getPointeeType(ct)).kind ==
+	    CXType_FunctionProto)
+		return err_at(pc, v, "'%s' is a function pointer: function "
+			      "pointers are not supported; name the function "
+			      "where it is called", name);
 	if (ct.kind == CXType_ConstantArray) {
 		CXType et = clang_getArrayElementType(clang_getCursorType(v));
 		CXString es = clang_getTypeSpelling(et);
@@ -325,9 +332,10 @@ static int declare_global(struct cprog *pc, CXCursor v)
 		clang_disposeString(cs);
 		if (fe_type_kind(cty) == IR_LOC_SRCU)
 			return fe_loc_declare(fe, name, cty, off) >= 0;
-		if (strncmp(cty, "struct ", 7) != 0)
-			return err_at(pc, v, "'%s' has type %s: unions are not "
-				      "supported", name, cty);
+		if (strncmp(cty, "struct ", 7) != 0 || strchr(cty, '('))
+			return err_at(pc, v, "'%s' has type %s: only named "
+				      "structs are supported (no unions, no "
+				      "anonymous structs)", name, ty);
 		if (has_init)
 			return err_at(pc, init, "struct '%s' cannot have an "
 				      "initialiser: set its fields in main "
@@ -400,7 +408,9 @@ static int do_create(struct cprog *pc, CXCursor c)
 	const char *key = handle_key(pc, f.kid[0], "pthread_create's first argument");
 	if (!key)
 		return 0;
-	if (!is_null(pc, a[1]))
+	struct opform fa;
+	cl_opform(&pc->w, cl_strip(&pc->w, a[1]), &fa);
+	if (fa.nkids || !is_null(pc, a[1]))
 		return err_at(pc, a[1], "thread attributes are not supported: "
 			      "pass NULL");
 	CXCursor fe = cl_strip(&pc->w, a[2]);

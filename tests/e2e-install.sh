@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/e2e-install.sh - make install / uninstall into a scratch DESTDIR:
-# the installed binary runs a bundled test, the man page renders without
+# the installed binary runs a bundled test and a C program, the headers
+# for C programs are installed, the man page renders without
 # warnings and documents every option of `lkmmc --help`, the bash
 # completion completes options and litmus files, uninstall removes all.
 set -u
@@ -22,6 +23,13 @@ done
 if (cd "$tmp" && "$bin" --version) | grep -q '^lkmmc '; then ok; else bad "installed lkmmc --version"; fi
 if (cd "$tmp" && "$bin" "$root/litmus-tests/SB+mbs.litmus") | grep -q '^Observation SB+mbs Never'; then ok
 else bad "installed lkmmc on litmus-tests/SB+mbs.litmus"; fi
+# A C program: the installed binary has its headers built in; a copy of
+# each is installed for reading.
+if (cd "$tmp" && "$bin" "$root/litmus-tests/programs/sb-mbs.c") | grep -q '^No errors'; then ok
+else bad "installed lkmmc on litmus-tests/programs/sb-mbs.c"; fi
+for h in include/*.h; do
+	cmp -s "$h" "$dest/usr/include/lkmmc/${h#include/}" && ok || bad "make install did not install $h"
+done
 
 # The man page: no groff warnings, every option of --help documented.
 if command -v groff >/dev/null; then

@@ -17,6 +17,7 @@ for t in \
 	tests/e2e-cat.sh \
 	tests/e2e-deps.sh \
 	tests/e2e-install.sh \
+	tests/e2e-programs.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"

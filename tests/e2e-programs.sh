@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# e2e-programs.sh - end-to-end checks of whole C programs (the pthread +
+# <lkmm.h> form, frontend/cprog.c) through the real binary:
+#  1. every program of litmus-tests/programs gets the answer its
+#     " * Expected:" line states ("No errors", "Assertion violated at line
+#     N" for main's asserts, "Assertion failed at line N" for a thread's),
+#     with exit status 0 or 3;
+#  2. every bad program tests/program-errors/NAME.c exits with status 1 and
+#     prints exactly tests/program-errors/NAME.expect as its first line on
+#     stderr (at least 20 of them);
+#  3. the options work on programs: -j 2 gives the serial answers, --times
+#     writes a row per program, -D reaches clang's preprocessor, --dump-ir
+#     shows the threads main creates.
+# Prints "N passed, N failed"; exits non-zero on any failure.
+#
+# usage: tests/e2e-programs.sh   (LKMMC=path overrides the binary)
+set -u
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+tmp=${TMPDIR:-/tmp}/e2e-programs.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$LKMMC" ]; then
+	bad "no $LKMMC (run make)"
+	report; exit
+fi
+
+# 1. our programs
+nprog=0
+for p in litmus-tests/programs/*.c; do
+	nprog=$((nprog + 1))
+	want=$(field "$p" Expected)
+	case_begin
+	"$LKMMC" "$p" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	case $want in
+	"No errors")
+		[ $rc -eq 0 ] || case_fail "$p: exit status $rc, want 0"
+		grep -q "^No errors (bound [0-9]*, [0-9]* events)$" "$tmp/out" ||
+			case_fail "$p: no 'No errors' line: $(head -n 1 "$tmp/out")"
+		;;
+	"Assertion violated at line "*)
+		line=${want##* }
+		[ $rc -eq 3 ] || case_fail "$p: exit status $rc, want 3"
+		grep -q "^Assertion violated at $p:$line: " "$tmp/out" ||
+			case_fail "$p: want '$want', got: $(head -n 1 "$tmp/out")"
+		grep -q "^$p:$line:[0-9]*: error: assertion violated" "$tmp/err" ||
+			case_fail "$p: no located error on stderr"
+		;;
+	"Assertion failed at line "*)
+		line=${want##* }
+		[ $rc -eq 3 ] || case_fail "$p: exit status $rc, want 3"
+		grep -q "^Assertion failed: .* at $p:$line:[0-9]* in P[0-9]*$" "$tmp/out" ||
+			case_fail "$p: want '$want', got: $(grep Assertion "$tmp/out")"
+		;;
+	*)
+		case_fail "$p: no ' * Expected:' line"
+		;;
+	esac
+	case_end
+done
+[ "$nprog" -ge 10 ] || bad "only $nprog programs in litmus-tests/programs"
+
+# 2. bad programs
+nerr=0
+for t in tests/program-errors/*.c; do
+	nerr=$((nerr + 1))
+	exp=${t%.c}.expect
+	if [ ! -f "$exp" ]; then
+		bad "$t: no $exp"
+		continue
+	fi
+	"$LKMMC" "$t" > /dev/null 2> "$tmp/err"
+	rc=$?
+	got=$(head -n 1 "$tmp/err")
+	if [ $rc -ne 1 ]; then
+		bad "$t: exit status $rc, want 1 ($got)"
+	elif [ "$got" != "$(cat "$exp")" ]; then
+		bad "$t: got '$got', want '$(cat "$exp")'"
+	else
+		ok
+	fi
+done
+[ "$nerr" -ge 20 ] || bad "only $nerr bad programs in tests/program-errors (want at least 20)"
+
+# 3. options on programs
+progs=$(ls litmus-tests/programs/*.c)
+for p in $progs; do "$LKMMC" "$p"; done > "$tmp/serial" 2> /dev/null
+"$LKMMC" -j 2 --times "$tmp/times.tsv" $progs > "$tmp/batch" 2> /dev/null
+check "-j 2 on programs prints the serial answers" cmp -s "$tmp/serial" "$tmp/batch"
+check "--times has a row per program" \
+	test "$(grep -c '\.c	\(ok\|error\)	' "$tmp/times.tsv")" -eq "$nprog"
+cat > "$tmp/defs.c" <<'PROG'
+#include <pthread.h>
+#include <assert.h>
+#include <lkmm.h>
+int x;
+void *P0(void *a) { WRITE_ONCE(x, VALUE); return NULL; }
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, NULL, P0, NULL);
+	pthread_join(t, NULL);
+	assert(x == 2);
+	return 0;
+}
+PROG
+"$LKMMC" -D VALUE=2 "$tmp/defs.c" > "$tmp/out" 2>&1
+check "-D VALUE=2 reaches the preprocessor" grep -q "^No errors" "$tmp/out"
+"$LKMMC" -D VALUE=3 "$tmp/defs.c" > "$tmp/out" 2>&1
+check "-D VALUE=3 makes the assert fail" grep -q "^Assertion violated" "$tmp/out"
+"$LKMMC" --dump-ir litmus-tests/programs/ticket-lock.c > "$tmp/out" 2>&1
+check "--dump-ir: the loop in main creates 3 threads" \
+	test "$(grep -c '^thread P' "$tmp/out")" -eq 3
+
+report "e2e-programs" "($nprog programs, $nerr bad programs)"

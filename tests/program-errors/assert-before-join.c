@@ -1,0 +1,12 @@
+/* an assert in main while a thread runs */
+#include <pthread.h>
+#include <assert.h>
+#include <lkmm.h>
+
+int x;
+void *P0(void *a) { WRITE_ONCE(x, 1); return NULL; }
+int main(void) { pthread_t t;
+	pthread_create(&t, NULL, P0, NULL);
+	assert(x == 1);
+	pthread_join(t, NULL);
+	return 0; }

@@ -1,0 +1,12 @@
+/* a thread created after another was joined */
+#include <pthread.h>
+#include <assert.h>
+#include <lkmm.h>
+
+int x;
+void *P0(void *a) { WRITE_ONCE(x, 1); return NULL; }
+int main(void) { pthread_t t, u;
+	pthread_create(&t, NULL, P0, NULL);
+	pthread_join(t, NULL);
+	pthread_create(&u, NULL, P0, NULL);
+	return 0; }

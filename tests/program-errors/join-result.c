@@ -1,0 +1,12 @@
+/* a thread result collected by pthread_join */
+#include <pthread.h>
+#include <assert.h>
+#include <lkmm.h>
+
+int x;
+void *res;
+void *P0(void *a) { WRITE_ONCE(x, 1); return NULL; }
+int main(void) { pthread_t t;
+	pthread_create(&t, NULL, P0, NULL);
+	pthread_join(t, &res);
+	return 0; }

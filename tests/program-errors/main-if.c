@@ -1,0 +1,13 @@
+/* an if statement in main between create and join */
+#include <pthread.h>
+#include <assert.h>
+#include <lkmm.h>
+
+int x;
+void *P0(void *a) { WRITE_ONCE(x, 1); return NULL; }
+int main(void) { pthread_t t;
+	pthread_create(&t, NULL, P0, NULL);
+	if (x)
+		x = 2;
+	pthread_join(t, NULL);
+	return 0; }

@@ -1,0 +1,9 @@
+/* a pthread mutex */
+#include <pthread.h>
+#include <assert.h>
+#include <lkmm.h>
+
+pthread_mutex_t m;
+int x;
+void *P0(void *a) { WRITE_ONCE(x, 1); return NULL; }
+int main(void) { pthread_t t; pthread_create(&t, NULL, P0, NULL); return 0; }

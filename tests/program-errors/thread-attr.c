@@ -1,0 +1,9 @@
+/* thread attributes */
+#include <pthread.h>
+#include <assert.h>
+#include <lkmm.h>
+
+int x;
+pthread_attr_t attr;
+void *P0(void *a) { WRITE_ONCE(x, 1); return NULL; }
+int main(void) { pthread_t t; pthread_create(&t, &attr, P0, NULL); return 0; }
