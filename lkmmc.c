@@ -26,7 +26,7 @@
 
 /* What an option does. */
 enum opt_act {
-	OPT_DUMP_IR, OPT_EXISTS_ONLY, OPT_MODEL, OPT_NO_CUBES, OPT_UNROLL,
+	OPT_DUMP_IR, OPT_TO_C, OPT_EXISTS_ONLY, OPT_MODEL, OPT_NO_CUBES, OPT_UNROLL,
 	OPT_TIMEOUT, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
 	OPT_TIMES, OPT_HELP, OPT_VERSION,
@@ -53,6 +53,9 @@ struct lkmmc_opt {
 static const struct lkmmc_opt options[] = {
 	{"--dump-ir", NULL, OPT_DUMP_IR, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --dump-ir         print the parsed program instead of checking it\n"},
+	{"--to-c", NULL, OPT_TO_C, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --to-c            print each litmus test as a whole C program (pthreads,\n"
+	 "                    <lkmm.h>, the condition as an assert) instead of checking it\n"},
 	{"--exists-only", NULL, OPT_EXISTS_ONLY, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --exists-only     only decide whether the condition is reachable\n"
 	 "                    (no list of final states; fast on big tests)\n"},
@@ -136,6 +139,7 @@ static void usage(FILE *out)
 
 struct options {
 	int dump_ir;                  /* --dump-ir */
+	int to_c;                     /* --to-c */
 	struct batch_options batch;   /* -j, --progress, --times */
 	const char *files_from;       /* --files-from FILE, or NULL */
 	const char *kmod_dir;         /* --kmod OUTDIR */
@@ -242,6 +246,7 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 	}
 	switch (o->act) {
 	case OPT_DUMP_IR: opt->dump_ir = 1; break;
+	case OPT_TO_C: opt->to_c = 1; break;
 	case OPT_EXISTS_ONLY: opt->check.exists_only = 1; break;
 	case OPT_MODEL: opt->model_dir = val; break;
 	case OPT_NO_CUBES: opt->check.no_cubes = 1; break;
@@ -340,6 +345,11 @@ static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
 	}
 	if (run->opt->dump_ir) {
 		ir_dump(prog, out);
+	} else if (run->opt->to_c) {
+		if (!ir_to_c(prog, out, &d)) {
+			diag_print(&d, err);
+			status = 1;
+		}
 	} else if (run->kmod) {
 		if (!kmod_generate(run->kmod, prog, &d)) {
 			diag_print(&d, err);
@@ -471,7 +481,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	run.checker = opt.dump_ir || run.kmod ? NULL : checker_new(&opt.check);
+	run.checker = opt.dump_ir || opt.to_c || run.kmod ? NULL
+		: checker_new(&opt.check);
 	int status = 0;
 	if (opt.batch.jobs > 1 || opt.batch.times_path) {
 		if (opt.batch.jobs < 1)

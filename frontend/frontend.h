@@ -38,5 +38,8 @@ struct ir_program *frontend_parse_text(struct frontend *fe, const char *path,
 
 /* Print the program in lkmmc's stable IR text form (--dump-ir). */
 void ir_dump(const struct ir_program *prog, FILE *out);
+/* Print a litmus test as a whole C program that lkmmc reads back into the
+ * same events (--to-c; ir_to_c.c).  Returns 1, or 0 with d filled. */
+int ir_to_c(const struct ir_program *prog, FILE *out, struct diag *d);
 
 #endif
