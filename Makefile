@@ -9,6 +9,9 @@
 #                 C programs (include/, for reading) under PREFIX
 #                 (/usr/local; DESTDIR honoured); make uninstall
 #   make conformance   compare with herd7's answers in ../shared (long)
+#   make conformance-programs  every test of ../shared/corpus checked as
+#                 litmus and as the C program --to-c makes of it: same
+#                 answers, flags and failing assertions (long)
 #   make conformance-deps  the same on ../shared/deps (1,000 tests of
 #                 dependencies through registers and branches; ~1 min)
 #   make bench    time lkmmc (and herd7, or its recorded times) on the
@@ -45,7 +48,7 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
 DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
 	libcmocka-dev graphviz linux-source gnuplot-nox time groff-base
 
-.PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps bench clean \
+.PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench clean \
 	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
 all: lkmmc
 
@@ -164,6 +167,9 @@ asan:
 
 conformance: lkmmc
 	@bash bench/conformance.sh
+
+conformance-programs: lkmmc
+	@bash bench/conformance-programs.sh
 
 conformance-deps: lkmmc
 	@bash bench/conformance-deps.sh --timeout 20

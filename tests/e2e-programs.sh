@@ -10,7 +10,10 @@
 #     stderr (at least 20 of them);
 #  3. the options work on programs: -j 2 gives the serial answers, --times
 #     writes a row per program, -D reaches clang's preprocessor, --dump-ir
-#     shows the threads main creates.
+#     shows the threads main creates;
+#  4. a litmus test and the C program lkmmc --to-c makes of it get the same
+#     answer (bench/conformance-programs.sh on the kernel's 34 tests and
+#     every tenth of litmus-tests/).
 # Prints "N passed, N failed"; exits non-zero on any failure.
 #
 # usage: tests/e2e-programs.sh   (LKMMC=path overrides the binary)
@@ -113,5 +116,18 @@ check "-D VALUE=3 makes the assert fail" grep -q "^Assertion violated" "$tmp/out
 "$LKMMC" --dump-ir litmus-tests/programs/ticket-lock.c > "$tmp/out" 2>&1
 check "--dump-ir: the loop in main creates 3 threads" \
 	test "$(grep -c '^thread P' "$tmp/out")" -eq 3
+
+# 4. one checker, two inputs: litmus tests and their --to-c programs give
+#    the same answers (the kernel's 34 and a sample of ours; the whole
+#    corpus is make conformance-programs)
+LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
+conv=$(ls litmus-tests/*.litmus litmus-tests/kernel-fragments/*.litmus |
+	awk 'NR % 10 == 1')
+[ -d "$LKMM_DIR/litmus-tests" ] && conv="$conv $(ls "$LKMM_DIR"/litmus-tests/*.litmus)"
+if LKMMC=$LKMMC bash bench/conformance-programs.sh --out "$tmp/conv" $conv > "$tmp/conv.log" 2>&1
+then ok
+else bad "litmus and --to-c answers differ: $(cat "$tmp/conv.log"; head -n 5 "$tmp/conv/differences.txt")"
+fi
+[ -d "$LKMM_DIR/litmus-tests" ] || bad "no $LKMM_DIR/litmus-tests (run make kernel-tree)"
 
 report "e2e-programs" "($nprog programs, $nerr bad programs)"
