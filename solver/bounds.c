@@ -297,9 +297,9 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 	}
 }
 
-int bounds_report(const struct check_options *opt, Z3_context z,
-		  const struct encoding *enc, const struct lkmm *m, int unroll,
-		  double deadline, FILE *out, FILE *err)
+int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
+		  const struct encoding *enc, int unroll, double deadline,
+		  FILE *out, FILE *err)
 {
 	if (enc->nasserts == 0 && enc->nbounds == 0 && !bounds_needed(enc->prog))
 		return 0;
@@ -312,7 +312,6 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 	struct site *s = calloc((size_t)(k ? k : 1), sizeof *s);
 	if (!s)
 		abort();
-	Z3_solver slv = open_solver(opt, z, enc, m);
 	int found = 0, n, r;
 	double t[4];
 	t[0] = clock_now();
@@ -351,7 +350,7 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
 	if (opt->stats)
-		fprintf(stderr, "stats: bounds: %d loop records, %d assertions; "
+		fprintf(err, "stats: bounds: %d loop records, %d assertions; "
 			"assertions %.3fs, unwinding %.3fs, spinning %.3fs\n",
 			enc->nbounds, enc->nasserts, t[1] - t[0], t[2] - t[1], t[3] - t[2]);
 
@@ -371,7 +370,6 @@ int bounds_report(const struct check_options *opt, Z3_context z,
 			"still need more iterations (raise it with --unroll auto:N)\n",
 			enc->prog->file, unroll);
 	}
-	Z3_solver_dec_ref(z, slv);
 	free(s);
 	return found;
 }

@@ -31,12 +31,17 @@ int bounds_needed(const struct ir_program *prog);
 
 /* Ask about enc's assertions and cut-off loops (consistent executions that
  * pass the filter, whatever the final condition), print a report to out
- * (after the herd7 block) and one warning a finding to err.  unroll is the
- * bound enc was built with; no query runs past deadline (CLOCK_MONOTONIC
- * seconds, 0: none).  Returns the BOUNDS_* bits found. */
-int bounds_report(const struct check_options *opt, Z3_context z,
-		  const struct encoding *enc, const struct lkmm *m, int unroll,
-		  double deadline, FILE *out, FILE *err);
+ * (after the herd7 block) and one warning a finding to err.  s holds the
+ * program's facts and definitions, the model's axioms and the filter, but
+ * not herd7's cut (enc->drop): the caller's solver, asked before it adds
+ * the cut for the verdict, so that the encoding is taken in once and an
+ * assertion that fails is found by the first query.  s is left as it was
+ * found.  unroll is the bound enc was built with; no query runs past
+ * deadline (CLOCK_MONOTONIC seconds, 0: none).  Returns the BOUNDS_* bits
+ * found. */
+int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver s,
+		  const struct encoding *enc, int unroll, double deadline,
+		  FILE *out, FILE *err);
 
 /* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
  * at which no consistent execution needs more iterations, in *unroll (the

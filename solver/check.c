@@ -475,7 +475,6 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	}
 	Z3_solver_set_params(z, s, p);
 	assert_vector(z, s, enc->facts);
-	assert_vector(z, s, enc->drop);
 	assert_vector(z, s, enc->rc.defs);
 	for (int a = 0; a < AX_COUNT; a++)
 		if (m.axiom[a])
@@ -484,6 +483,33 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		Z3_solver_assert(z, s, m.cat_axiom[a]);
 	if (prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
+
+	/* Assertions and cut-off loops first, without herd7's cut: a bug is
+	 * found by the first query, and the verdict's queries then reuse the
+	 * solver (the encoding is taken in once).  herd7 prints "Loop" before
+	 * Ok/No when its bound cut executions; the report follows the block. */
+	char *report = NULL;
+	size_t report_len = 0;
+	int found = 0;
+	{
+		FILE *rep = open_memstream(&report, &report_len);
+		if (!rep)
+			abort();
+		found = bounds_report(&c->opt, z, s, enc, eopt.unroll, deadline, rep, c->err);
+		fclose(rep);
+	}
+	double t_bounds = clock_now();
+	if ((found & BOUNDS_UNKNOWN) && mode == ARITH_DIFF && !clock_past(deadline) &&
+	    outside_fragment(z, s)) {
+		*retry = 1; /* difference logic gave up: general arithmetic */
+		free(report);
+		Z3_params_dec_ref(z, p);
+		Z3_solver_dec_ref(z, s);
+		encoding_free(enc);
+		return 0;
+	}
+	Z3_solver_push(z, s);
+	assert_vector(z, s, enc->drop);
 	int symmetric = symmetry_break(enc, s);
 
 	Z3_ast cond = enc_cond(enc, prog->cond);
@@ -539,28 +565,16 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 
 	if (c->opt.stats)
 		fprintf(c->err, "stats: events %d, defs %u, facts %u, symmetric threads "
-			"ordered %d; encode %.3fs, states %.3fs, flags %.3fs\n", enc->n,
-			Z3_ast_vector_size(z, enc->rc.defs),
+			"ordered %d; encode %.3fs, bounds %.3fs, states %.3fs, flags %.3fs\n",
+			enc->n, Z3_ast_vector_size(z, enc->rc.defs),
 			Z3_ast_vector_size(z, enc->facts), symmetric, t_enc - t0,
-			t_states - t_enc, clock_now() - t_states);
+			t_bounds - t_enc, t_states - t_bounds, clock_now() - t_states);
 	if (c->opt.stats && cube_stats.consistent_queries)
 		fprintf(c->err, "stats: cubes: %ld consistency and %ld violation queries, "
 			"%ld whole cubes holding %ld states, %d rcu-order stages\n",
 			cube_stats.consistent_queries, cube_stats.violation_queries,
 			cube_stats.whole_cubes, cube_stats.states_in_cubes,
 			cube_stats.rcu_stages);
-	/* Assertions and cut-off loops: asked now (herd7 prints "Loop" before
-	 * Ok/No when its bound cut executions), reported after the block. */
-	char *report = NULL;
-	size_t report_len = 0;
-	int found = 0;
-	if (ok) {
-		FILE *rep = open_memstream(&report, &report_len);
-		if (!rep)
-			abort();
-		found = bounds_report(&c->opt, z, enc, &m, eopt.unroll, deadline, rep, c->err);
-		fclose(rep);
-	}
 	/* Relations built past the deadline (cubes' exact model) are
 	 * incomplete: nothing asked of them is printed. */
 	if (ok && enc->rc.expired)
