@@ -65,6 +65,22 @@ int bounds_needed(const struct ir_program *prog)
 	return prog_has(prog, IR_LOOP) || prog_has(prog, IR_ASSERT);
 }
 
+void bounds_assert_problem(Z3_context z, Z3_solver s, const struct encoding *enc,
+			   const struct lkmm *m)
+{
+	Z3_ast_vector v[2] = {enc->facts, enc->rc.defs};
+	for (int k = 0; k < 2; k++)
+		for (unsigned i = 0; i < Z3_ast_vector_size(z, v[k]); i++)
+			Z3_solver_assert(z, s, Z3_ast_vector_get(z, v[k], i));
+	for (int a = 0; a < AX_COUNT; a++)
+		if (m->axiom[a])
+			Z3_solver_assert(z, s, m->axiom[a]);
+	for (int a = 0; a < m->ncat_axioms; a++)
+		Z3_solver_assert(z, s, m->cat_axiom[a]);
+	if (enc->prog->filter)
+		Z3_solver_assert(z, s, enc_cond(enc, enc->prog->filter));
+}
+
 /* The program, the model and the filter; not herd7's cut. */
 static Z3_solver open_solver(const struct check_options *opt, Z3_context z,
 			     const struct encoding *enc, const struct lkmm *m)
@@ -78,17 +94,7 @@ static Z3_solver open_solver(const struct check_options *opt, Z3_context z,
 		Z3_solver_set_params(z, s, p);
 		Z3_params_dec_ref(z, p);
 	}
-	Z3_ast_vector v[2] = {enc->facts, enc->rc.defs};
-	for (int k = 0; k < 2; k++)
-		for (unsigned i = 0; i < Z3_ast_vector_size(z, v[k]); i++)
-			Z3_solver_assert(z, s, Z3_ast_vector_get(z, v[k], i));
-	for (int a = 0; a < AX_COUNT; a++)
-		if (m->axiom[a])
-			Z3_solver_assert(z, s, m->axiom[a]);
-	for (int a = 0; a < m->ncat_axioms; a++)
-		Z3_solver_assert(z, s, m->cat_axiom[a]);
-	if (enc->prog->filter)
-		Z3_solver_assert(z, s, enc_cond(enc, enc->prog->filter));
+	bounds_assert_problem(z, s, enc, m);
 	return s;
 }
 

@@ -29,6 +29,11 @@ enum {
 /* Whether prog has a loop or an assertion (else nothing to check). */
 int bounds_needed(const struct ir_program *prog);
 
+/* Assert in s what bounds_report asks about: enc's facts and definitions,
+ * m's axioms and the filter; not herd7's cut (enc->drop). */
+void bounds_assert_problem(Z3_context z, Z3_solver s, const struct encoding *enc,
+			   const struct lkmm *m);
+
 /* Ask about enc's assertions and cut-off loops (consistent executions that
  * pass the filter, whatever the final condition), print a report to out
  * (after the herd7 block) and one warning a finding to err.  s holds the

@@ -474,15 +474,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "relevancy"), 0);
 	}
 	Z3_solver_set_params(z, s, p);
-	assert_vector(z, s, enc->facts);
-	assert_vector(z, s, enc->rc.defs);
-	for (int a = 0; a < AX_COUNT; a++)
-		if (m.axiom[a])
-			Z3_solver_assert(z, s, m.axiom[a]);
-	for (int a = 0; a < m.ncat_axioms; a++)
-		Z3_solver_assert(z, s, m.cat_axiom[a]);
-	if (prog->filter)
-		Z3_solver_assert(z, s, enc_cond(enc, prog->filter));
+	bounds_assert_problem(z, s, enc, &m);
 
 	/* Assertions and cut-off loops first, without herd7's cut: a bug is
 	 * found by the first query, and the verdict's queries then reuse the

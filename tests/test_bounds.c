@@ -50,7 +50,11 @@ static int report(struct irb *b, int unroll)
 	assert_true(lkmm_build(enc, 0, &m, &d));
 	struct check_options opt = {.unroll = unroll};
 	FILE *null = fopen("/dev/null", "w");
-	int found = bounds_report(&opt, z, enc, &m, unroll, 0, null, null);
+	Z3_solver s = Z3_mk_simple_solver(z);
+	Z3_solver_inc_ref(z, s);
+	bounds_assert_problem(z, s, enc, &m);
+	int found = bounds_report(&opt, z, s, enc, unroll, 0, null, null);
+	Z3_solver_dec_ref(z, s);
 	fclose(null);
 	encoding_free(enc);
 	Z3_del_context(z);
