@@ -158,19 +158,41 @@ static Z3_ast spins(const struct encoding *enc, const struct enc_bound *b)
 struct site {
 	const struct ir_instr *in; /* the IR_LOOP or IR_ASSERT */
 	int thread;                /* its thread */
+	int place;                 /* in's place in its thread's code
+				    * (pre-order), the same in a thread
+				    * with the same code */
 	Z3_ast when;               /* the finding's condition */
 	int found;                 /* 1 once reported */
 };
 
-static int add_site(Z3_context z, struct site *s, int n,
+/* in's pre-order place in b, counting from *k; -1 when not in b. */
+static int place_in(const struct ir_block *b, const struct ir_instr *in, int *k)
+{
+	for (int i = 0; i < b->count; i++) {
+		const struct ir_instr *x = &b->items[i];
+		if (x == in)
+			return *k;
+		++*k;
+		int p = place_in(&x->then_b, in, k);
+		if (p < 0)
+			p = place_in(&x->else_b, in, k);
+		if (p >= 0)
+			return p;
+	}
+	return -1;
+}
+
+static int add_site(const struct encoding *enc, struct site *s, int n,
 		    const struct ir_instr *in, int thread, Z3_ast when)
 {
 	for (int i = 0; i < n; i++)
 		if (s[i].in == in && s[i].thread == thread) {
-			s[i].when = or2(z, s[i].when, when);
+			s[i].when = or2(enc->z, s[i].when, when);
 			return n;
 		}
-	s[n] = (struct site){in, thread, when, 0};
+	int k = 0;
+	s[n] = (struct site){in, thread,
+			     place_in(&enc->prog->threads[thread].body, in, &k), when, 0};
 	return n + 1;
 }
 
@@ -251,32 +273,28 @@ static void stopped(const struct execution *x, const struct encoding *enc, FILE 
 }
 
 /* Report every site that some execution reaches, one query per group of
- * sites a model shows.  Returns 1 if any was found, -1 on a time-out. */
+ * sites a model shows.  The question is invariant under renaming
+ * interchangeable threads (symmetry.h): the queries fix one order of them,
+ * and a site found in one thread is also reported for the threads with
+ * the same code, at the same place.  Returns 1 if any was found, -1 on a
+ * time-out. */
 static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		const struct encoding *enc, struct site *s, int n,
 		enum finding f, int unroll, int executions, double deadline,
 		FILE *out, FILE *err)
 {
-	int any = 0;
 	if (Z3_get_bool_value(z, Z3_simplify(z, any_left(z, s, n))) == Z3_L_FALSE)
 		return 0; /* no site at all, or none reachable on any path */
-	/* The question for all sites at once is invariant under renaming
-	 * interchangeable threads (symmetry.h), so it may first be asked of
-	 * one order of them: "none" is then the answer (the usual one, and
-	 * the costly one to prove); otherwise each site is looked for
-	 * without the symmetry, as every site is reported. */
+	int *rep = symmetry_classes(enc);
 	Z3_solver_push(z, slv);
-	int sym = symmetry_break(enc, slv);
-	Z3_lbool first = sym ? ask(z, slv, any_left(z, s, n), deadline) : Z3_L_TRUE;
-	Z3_solver_pop(z, slv, 1);
-	if (first == Z3_L_FALSE)
-		return 0;
+	symmetry_break(enc, slv);
+	int any = 0;
 	for (;;) {
 		Z3_lbool r = ask(z, slv, any_left(z, s, n), deadline);
-		if (r == Z3_L_UNDEF)
-			return -1;
-		if (r == Z3_L_FALSE)
-			return any;
+		if (r != Z3_L_TRUE) {
+			any = r == Z3_L_UNDEF ? -1 : any;
+			break;
+		}
 		Z3_model m = Z3_solver_get_model(z, slv);
 		Z3_model_inc_ref(z, m);
 		struct execution *x = execution_new(enc, m);
@@ -288,6 +306,17 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 			shown++;
 			warn(enc, &s[i], f, unroll, err);
 			show(enc, &s[i], f, unroll, out);
+			for (int j = 0; j < n; j++) {
+				if (s[j].found || s[j].place != s[i].place ||
+				    rep[s[j].thread] != rep[s[i].thread])
+					continue;
+				s[j].found = 1;
+				warn(enc, &s[j], f, unroll, err);
+				show(enc, &s[j], f, unroll, out);
+				fprintf(out, "  (P%d runs the same code as P%d: the "
+					"execution below with the two swapped)\n",
+					s[j].thread, s[i].thread);
+			}
 		}
 		if (executions || opt->witness) {
 			fputs("  in this execution:\n", out);
@@ -298,9 +327,14 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		execution_free(x);
 		Z3_model_dec_ref(z, m);
 		any = 1;
-		if (!shown) /* the model must show one: do not loop */
-			return -1;
+		if (!shown) { /* the model must show one: do not loop */
+			any = -1;
+			break;
+		}
 	}
+	Z3_solver_pop(z, slv, 1);
+	free(rep);
+	return any;
 }
 
 int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
@@ -324,7 +358,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 
 	n = 0;
 	for (int i = 0; i < enc->nasserts; i++)
-		n = add_site(z, s, n, enc->asserts[i].instr, enc->asserts[i].thread,
+		n = add_site(enc, s, n, enc->asserts[i].instr, enc->asserts[i].thread,
 			     enc->asserts[i].fails);
 	r = find(opt, z, slv, enc, s, n, F_ASSERT, unroll, 1, deadline, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_ASSERT_FAILS : 0;
@@ -334,7 +368,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 
 	n = 0;
 	for (int i = 0; i < enc->nbounds; i++)
-		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
+		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     cut_off(enc, &enc->bounds[i]));
 	/* After a time-out the next questions would time out too. */
 	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, deadline, out, err);
@@ -350,7 +384,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 							   spins(enc, &enc->bounds[i])));
 	n = 0;
 	for (int i = 0; i < enc->nbounds; i++)
-		n = add_site(z, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
+		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     and2(z, enc->bounds[i].reach, all_spin));
 	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, deadline, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;

@@ -93,65 +93,107 @@ static int event_at(const struct encoding *enc, int t, int po)
 	return -1;
 }
 
-/* An unconditional write to a known location, with a coherence stamp. */
-static int ordered_write(const struct encoding *enc, int e)
+/* A write to a known location, with a coherence stamp. */
+static int stamped_write(const struct encoding *enc, int e)
 {
 	const struct event *x = &enc->ev[e];
-	return (x->cls & EVC_BIT(EVC_W)) && x->loc >= 0 && enc->ts[e] &&
-	       Z3_get_bool_value(enc->z, x->guard) == Z3_L_TRUE;
+	return (x->cls & EVC_BIT(EVC_W)) && x->loc >= 0 && enc->ts[e];
 }
 
-/* Order the class cls[0..k) (thread ids, ascending); returns k or 0. */
+static int unconditional(const struct encoding *enc, int e)
+{
+	return Z3_get_bool_value(enc->z, enc->ev[e].guard) == Z3_L_TRUE;
+}
+
+/* The write of thread t that orders its class: the first unconditional
+ * one, else the last one (after a spin loop, it is made on every path
+ * that leaves the loop), or -1. */
+static int class_write(const struct encoding *enc, int t)
+{
+	int last = -1;
+	for (int e = 0; e < enc->n; e++) {
+		if (enc->ev[e].thread != t || !stamped_write(enc, e))
+			continue;
+		if (unconditional(enc, e))
+			return e;
+		if (last < 0 || enc->ev[e].po > enc->ev[last].po)
+			last = e;
+	}
+	return last;
+}
+
+/* Order the class cls[0..k) (thread ids, ascending) by the coherence
+ * order of the writes they make at the same place of their code, when
+ * they make them: any execution can be renamed into one that obeys this
+ * (among the threads that made the write, give the lowest number to the
+ * first in coherence order, and so on).  Returns k, or 0 when there is
+ * no such write. */
 static int break_class(const struct encoding *enc, Z3_solver s, const int *cls, int k)
 {
 	Z3_context z = enc->z;
-	int first = -1;
-	for (int e = 0; e < enc->n; e++)
-		if (enc->ev[e].thread == cls[0] && ordered_write(enc, e) &&
-		    (first < 0 || enc->ev[e].po < enc->ev[first].po))
-			first = e;
+	int first = class_write(enc, cls[0]);
 	if (first < 0)
 		return 0;
 	int *w = xmalloc(sizeof(int) * (size_t)k);
 	int ok = 1;
 	for (int i = 0; i < k && ok; i++) {
 		w[i] = event_at(enc, cls[i], enc->ev[first].po);
-		ok = w[i] >= 0 && ordered_write(enc, w[i]) &&
+		ok = w[i] >= 0 && stamped_write(enc, w[i]) &&
 		     enc->ev[w[i]].loc == enc->ev[first].loc;
 	}
-	for (int i = 0; ok && i + 1 < k; i++)
-		Z3_solver_assert(z, s, Z3_mk_lt(z, enc->ts[w[i]], enc->ts[w[i + 1]]));
+	/* Pairwise, so that it holds between every two that wrote. */
+	for (int i = 0; ok && i < k; i++)
+		for (int j = i + 1; j < k; j++) {
+			const struct event *a = &enc->ev[w[i]], *b = &enc->ev[w[j]];
+			Z3_ast both = Z3_mk_and(z, 2, (Z3_ast[]){a->guard, b->guard});
+			Z3_solver_assert(z, s, Z3_mk_implies(z, both,
+				Z3_mk_lt(z, enc->ts[w[i]], enc->ts[w[j]])));
+		}
 	free(w);
 	return ok ? k : 0;
 }
 
-int symmetry_break(const struct encoding *enc, Z3_solver s)
+int *symmetry_classes(const struct encoding *enc)
 {
 	const struct ir_program *p = enc->prog;
-	int n = p->nthreads, ordered = 0;
+	int n = p->nthreads;
 	char *pinned = xcalloc((size_t)n + 1, 1);
-	char *done = xcalloc((size_t)n + 1, 1);
-	int *cls = xmalloc(sizeof(int) * ((size_t)n + 1));
+	int *rep = xmalloc(sizeof(int) * ((size_t)n + 1));
 	pin_cond(p->cond, pinned);
 	pin_cond(p->filter, pinned);
 	for (int i = 0; i < p->nobserved; i++)
 		if (p->observed[i].thread >= 0)
 			pinned[p->observed[i].thread] = 1;
+	for (int t = 0; t < n; t++)
+		rep[t] = t;
 	for (int t = 0; t < n; t++) {
-		if (pinned[t] || done[t])
+		if (pinned[t] || rep[t] != t)
+			continue;
+		for (int u = t + 1; u < n; u++)
+			if (!pinned[u] && rep[u] == u &&
+			    same_thread(&p->threads[t], &p->threads[u]))
+				rep[u] = t;
+	}
+	free(pinned);
+	return rep;
+}
+
+int symmetry_break(const struct encoding *enc, Z3_solver s)
+{
+	int n = enc->prog->nthreads, ordered = 0;
+	int *rep = symmetry_classes(enc);
+	int *cls = xmalloc(sizeof(int) * ((size_t)n + 1));
+	for (int t = 0; t < n; t++) {
+		if (rep[t] != t)
 			continue;
 		int k = 0;
-		cls[k++] = t;
-		for (int u = t + 1; u < n; u++)
-			if (!pinned[u] && !done[u] && same_thread(&p->threads[t], &p->threads[u])) {
+		for (int u = t; u < n; u++)
+			if (rep[u] == t)
 				cls[k++] = u;
-				done[u] = 1;
-			}
 		if (k > 1)
 			ordered += break_class(enc, s, cls, k);
 	}
-	free(pinned);
-	free(done);
+	free(rep);
 	free(cls);
 	return ordered;
 }

@@ -20,6 +20,11 @@
 
 struct encoding;
 
+/* The interchangeable threads of enc's program: an array (free() it) of
+ * one entry per thread, the lowest thread it is interchangeable with (its
+ * own number when it has none). */
+int *symmetry_classes(const struct encoding *enc);
+
 /* Assert the symmetry-breaking constraints of enc's program into s.
  * Returns how many threads they order (0: no symmetry found). */
 int symmetry_break(const struct encoding *enc, Z3_solver s);
