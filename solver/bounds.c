@@ -313,9 +313,9 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 				s[j].found = 1;
 				warn(enc, &s[j], f, unroll, err);
 				show(enc, &s[j], f, unroll, out);
-				fprintf(out, "  (P%d runs the same code as P%d: the "
-					"execution below with the two swapped)\n",
-					s[j].thread, s[i].thread);
+				fprintf(out, "  (P%d runs the same code as P%d%s)\n",
+					s[j].thread, s[i].thread, executions || opt->witness
+					? ": the execution below with the two swapped" : "");
 			}
 		}
 		if (executions || opt->witness) {
