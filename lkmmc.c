@@ -484,7 +484,13 @@ int main(int argc, char **argv)
 	run.checker = opt.dump_ir || opt.to_c || run.kmod ? NULL
 		: checker_new(&opt.check);
 	int status = 0;
-	if (opt.batch.jobs > 1 || opt.batch.times_path) {
+	/* --timeout is kept even where Z3 cannot be interrupted (it takes in
+	 * a big encoding in one go): each test runs in a worker process that
+	 * is killed a little past the limit, after the checker's own
+	 * deadline has had its chance to end the test with the answer so far. */
+	if (opt.check.timeout_ms && run.checker)
+		opt.batch.kill_after = opt.check.timeout_ms / 1000.0 * 1.05;
+	if (opt.batch.jobs > 1 || opt.batch.times_path || opt.batch.kill_after > 0) {
 		if (opt.batch.jobs < 1)
 			opt.batch.jobs = 1;
 		if (!opt.batch.progress && nfiles >= 20 && isatty(2))

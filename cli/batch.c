@@ -41,6 +41,7 @@ struct result {
 	int status;       /* the child's exit status, or 128 + signal */
 	double seconds;   /* wall time from sending the file to its result */
 	long rss_kb;      /* peak resident set of the worker while on it */
+	int timed_out;    /* 1: its worker was killed at the limit */
 };
 
 /* A worker process: it handles one file at a time, as the parent says. */
@@ -50,6 +51,7 @@ struct worker {
 	int result_fd;    /* read end: the worker sends frames back */
 	int index;        /* the file it is working on, -1 when idle */
 	double start;     /* when that file was sent */
+	int killed;       /* 1: killed for running past the limit */
 	struct text in;   /* bytes of a frame received so far */
 };
 
@@ -226,13 +228,24 @@ static void bury(struct batch *b, struct worker *w)
 		struct result *r = &b->res[w->index];
 		r->done = 1;
 		r->seconds = clock_now() - w->start;
-		r->status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 		char msg[512];
-		int k = snprintf(msg, sizeof msg,
-				 "%s: internal error: lkmmc crashed on this test (%s %d); "
-				 "please report it with the test attached\n",
-				 b->files[w->index], WIFSIGNALED(st) ? "signal" : "exit",
-				 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		int k;
+		if (w->killed) {
+			r->status = 1;
+			r->timed_out = 1;
+			k = snprintf(msg, sizeof msg,
+				     "%s: error: solver gave up while checking (time-out: "
+				     "stopped after %.1f s, the limit being %.0f s); try "
+				     "--timeout with a larger value or --exists-only\n",
+				     b->files[w->index], r->seconds, b->opt->kill_after);
+		} else {
+			r->status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+			k = snprintf(msg, sizeof msg,
+				     "%s: internal error: lkmmc crashed on this test (%s %d); "
+				     "please report it with the test attached\n",
+				     b->files[w->index], WIFSIGNALED(st) ? "signal" : "exit",
+				     WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		}
 		text_add(&r->err, msg, (size_t)k);
 	}
 	free(w->in.buf);
@@ -337,7 +350,8 @@ static void flush_ready(struct batch *b)
 			long states;
 			summary(&r->out, verdict, sizeof verdict, &states);
 			fprintf(b->times, "%s\t%s\t%.3f\t%ld\t%s\t%ld\n", b->files[b->printed],
-				r->status == 0 ? "ok" : r->status >= 128 ? "crash" : "error",
+				r->status == 0 ? "ok" : r->status >= 128 ? "crash" :
+				r->timed_out ? "timeout" : "error",
 				r->seconds, r->rss_kb, verdict, states);
 			fflush(b->times); /* readable while a long batch runs */
 		}
@@ -346,6 +360,34 @@ static void flush_ready(struct batch *b)
 		r->out = r->err = (struct text){0};
 		b->printed++;
 		show_progress(b, 0);
+	}
+}
+
+/* How long to wait for results: a second, or until the first worker on a
+ * file reaches the limit. */
+static int poll_ms(const struct batch *b)
+{
+	double wait = 1.0, now = clock_now();
+	for (int k = 0; k < b->opt->jobs && b->opt->kill_after > 0; k++) {
+		const struct worker *w = &b->w[k];
+		if (w->pid && w->index >= 0 && w->start + b->opt->kill_after - now < wait)
+			wait = w->start + b->opt->kill_after - now;
+	}
+	return wait < 0.01 ? 10 : (int)(wait * 1000);
+}
+
+/* Kill the workers past the limit; their files are reported as timed
+ * out and fresh workers take the slots. */
+static void kill_late(struct batch *b)
+{
+	double now = clock_now();
+	for (int k = 0; k < b->opt->jobs && b->opt->kill_after > 0; k++) {
+		struct worker *w = &b->w[k];
+		if (!w->pid || w->index < 0 || now - w->start < b->opt->kill_after)
+			continue;
+		kill(w->pid, SIGKILL);
+		w->killed = 1;
+		bury(b, w);
 	}
 }
 
@@ -368,10 +410,11 @@ static int step(struct batch *b)
 			owner[np++] = k;
 		}
 	}
-	if (np > 0 && poll(pf, (nfds_t)np, 1000) > 0)
+	if (np > 0 && poll(pf, (nfds_t)np, poll_ms(b)) > 0)
 		for (int k = 0; k < np; k++)
 			if (pf[k].revents)
 				drain(b, &b->w[owner[k]]);
+	kill_late(b);
 	free(pf);
 	free(owner);
 	return np;

@@ -8,7 +8,9 @@
  * per file is that of the check itself; a worker that crashes takes only
  * its current file down (reported as an internal error) and is replaced.
  * Each test's wall time and peak resident memory are measured on their
- * own.  Optionally a progress line on stderr and one TSV row per test
+ * own.  With a limit per file, a worker still on a file past it is killed
+ * and the file reported as timed out: the limit holds even where the
+ * check itself cannot be interrupted.  Optionally a progress line on stderr and one TSV row per test
  * (--times FILE).
  *
  * It does not know what is done with a file: the caller's batch_fn does
@@ -23,6 +25,9 @@ struct batch_options {
 	int jobs;               /* worker processes at once (>= 1) */
 	int progress;           /* 1: a progress line on stderr */
 	const char *times_path; /* write one TSV row per test here, or NULL */
+	double kill_after;      /* seconds a worker may spend on one file: past
+				 * them it is killed and the file reported as
+				 * timed out (0: no limit) */
 };
 
 /* Handle one file, writing its answer to out and its errors to err.

@@ -59,6 +59,17 @@ if cmp -s "$tmp/s.out" "$tmp/l.out"; then ok; else bad "--files-from answers dif
 "$LKMMC" --files-from "$tmp/none.txt" >/dev/null 2>"$tmp/nl.err"
 [ $? = 2 ] && grep -q 'cannot read the list' "$tmp/nl.err" && ok || bad "--files-from a missing list is not a usage error"
 
+# --timeout: a test that runs past the limit is stopped (its worker killed
+# where the solver cannot be interrupted) and reported as a time-out row;
+# the next test still gets its answer, and the batch exits 1.
+bash bench/gen-families.sh --out "$tmp/locks" --families mcs --n 6 >/dev/null
+"$LKMMC" --timeout 1 --times "$tmp/to.tsv" "$tmp/locks/mcs-06.litmus" litmus-tests/SB+lock+mb.litmus >"$tmp/to.out" 2>"$tmp/to.err"
+rc=$?
+[ $rc = 1 ] && ok || bad "--timeout 1 on mcs-06: exit $rc, want 1"
+grep -q 'mcs-06.litmus: error: solver gave up' "$tmp/to.err" && ok || bad "--timeout 1: no time-out error for mcs-06"
+awk -F'\t' '$1 ~ /mcs-06/ && $2 == "timeout" && $3 < 5 { f = 1 } END { exit !f }' "$tmp/to.tsv" && ok || bad "--times: mcs-06 is not a time-out row under 5 s: $(grep mcs-06 "$tmp/to.tsv")"
+grep -q '^Observation SB+lock+mb Sometimes' "$tmp/to.out" && ok || bad "--timeout: the test after the time-out has no answer"
+
 # More workers than tests, and usage errors.
 "$LKMMC" -j 8 litmus-tests/SB+lock+mb.litmus >"$tmp/one.out" 2>&1 && grep -q '^Observation SB+lock+mb Sometimes' "$tmp/one.out" && ok || bad "-j 8 on one test"
 "$LKMMC" -j 0 litmus-tests/SB+lock+mb.litmus >/dev/null 2>"$tmp/j0.err"

@@ -195,11 +195,11 @@ run "$tmp/out" "$tmp/err" "$tmp/locks/ticket-04.litmus" || case_fail "ticket-04:
 case_end
 
 # --- 6. --timeout ends a slow test --------------------------------------------
-# mcs-06 runs for many minutes without a limit.  The bound is loose on
-# purpose: Z3 does not interrupt the first query while it takes in the
-# encoding (about 10-20 s here on a quiet machine; README, --timeout), so
-# the test checks that the limit ends the run with the error, not how
-# closely it is kept.
+# mcs-06 runs far longer than 2 s without a limit.  Where Z3 cannot be
+# interrupted (its first query takes in the whole encoding), the worker
+# process is killed at 1.05 x the limit (README, --timeout): the run ends
+# with the error within a few seconds, process start-up included (the
+# bound leaves room for a loaded machine; it is a promise, not a speed).
 case_begin
 bash bench/gen-families.sh --out "$tmp/locks" --families mcs --n 6 >/dev/null || case_fail "gen-families: mcs"
 start=$SECONDS
@@ -207,7 +207,7 @@ run "$tmp/out" "$tmp/err" --timeout 2 "$tmp/locks/mcs-06.litmus"
 rc=$?
 [ $rc -eq 1 ] || case_fail "timeout: exit status $rc, expected 1"
 grep -q 'mcs-06.litmus: error: solver gave up while' "$tmp/err" || case_fail "timeout: no time-out error: $(head -1 "$tmp/err")"
-[ $((SECONDS - start)) -le 90 ] || case_fail "timeout: --timeout 2 took $((SECONDS - start)) s"
+[ $((SECONDS - start)) -le 10 ] || case_fail "timeout: --timeout 2 took $((SECONDS - start)) s"
 case_end
 
 report
