@@ -52,6 +52,10 @@
 #                  while atomic_read(l) != 0, then atomic_cmpxchg_acquire
 #                  (l, 0, 1), again if it failed; atomic_set_release(l, 0):
 #                  Never.
+#   ttas-norel     the same unlocked with atomic_set (the release barrier
+#                  removed): Sometimes (the critical section's store to c
+#                  may reach the next holder after its store to l, so the
+#                  next holder's load of c can miss it).
 #   mcs            MCS queue lock (kernel/locking/mcs_spinlock.h) over
 #                  arrays of nodes: xchg on tail, link into prev's next,
 #                  spin on smp_load_acquire(locked[i]); unlock hands over
@@ -76,7 +80,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 ALL_FAMILIES="rcu-never rcu-sometimes ra-chain sb-mb sb-plain lock-counter"
-LOCK_FAMILIES="ticket ticket-noacq ttas mcs qrwlock mutex-flag"
+LOCK_FAMILIES="ticket ticket-noacq ttas ttas-norel mcs qrwlock mutex-flag"
 out=$root/build/bench/families
 nspec=2-24
 families=$ALL_FAMILIES
@@ -236,17 +240,18 @@ ticket() {
 }
 
 ttas() {
-	local n=$1 i
-	lock_head "ttas-$(printf %02d "$n")" Never \
+	local n=$1 unlock=$2 i name=ttas want=Never
+	[ "$unlock" = atomic_set ] && { name=ttas-norel; want=Sometimes; }
+	lock_head "$name-$(printf %02d "$n")" "$want" \
 		"A test-and-test-and-set lock (x86's virt_spin_lock) taken by $n threads," \
-		"each incrementing c once inside it."
+		"each incrementing c once inside it, unlocked with $unlock."
 	printf '{\n}\n'
 	for ((i = 0; i < n; i++)); do
 		printf '\nP%d(atomic_t *l, int *c)\n{\n\tint r1;\n\n\tdo {\n' "$i"
 		printf '\t\twhile (atomic_read(l) != 0)\n\t\t\tcpu_relax();\n'
 		printf '\t\tr1 = atomic_cmpxchg_acquire(l, 0, 1);\n\t} while (r1 != 0);\n'
 		printf '\tint r0 = READ_ONCE(*c);\n\tWRITE_ONCE(*c, r0 + 1);\n'
-		printf '\tatomic_set_release(l, 0);\n}\n'
+		printf '\t%s(l, 0);\n}\n' "$unlock"
 	done
 	printf '\nexists (~c=%d)\n' "$n"
 }
@@ -342,7 +347,8 @@ for f in $families; do
 		lock-counter) lock_counter "$n" ;;
 		ticket) ticket "$n" atomic_read_acquire ;;
 		ticket-noacq) ticket "$n" atomic_read ;;
-		ttas) ttas "$n" ;;
+		ttas) ttas "$n" atomic_set_release ;;
+		ttas-norel) ttas "$n" atomic_set ;;
 		mcs) mcs "$n" ;;
 		qrwlock) qrwlock "$n" ;;
 		mutex-flag) mutex_flag "$n" ;;
