@@ -464,6 +464,8 @@ int main(int argc, char **argv)
 
 	struct run run = {.opt = &opt, .fe = frontend_new()};
 	frontend_set_cargs(run.fe, opt.cargs, opt.ncargs);
+	if (model && cat_model_macros(model)) /* the model's .def */
+		frontend_set_macros(run.fe, cat_model_macros(model));
 	/* Helpers recurse as deep as loops may run: under --unroll auto:L,
 	 * up to L (recursion is inlined once, before any bound is tried). */
 	frontend_set_unroll(run.fe, opt.check.unroll_auto ? opt.check.unroll_auto

@@ -192,8 +192,8 @@ static uint64_t fnv_file(const char *path)
 }
 
 /* When path exists and is not Linux 6.1's copy of its LKMM file: in a
- * configuration file (in_conf), a .cat or .bell makes the configuration's
- * model be read (opt->model_conf set to "" until read_conf knows its
+ * configuration file (in_conf), a .cat, .bell or .def makes the
+ * configuration's model be read (opt->model_conf set to "" until read_conf knows its
  * path); otherwise a warning. */
 static void check_lkmm_file(const char *path, int in_conf,
 			    struct check_options *opt, FILE *err)
@@ -205,7 +205,8 @@ static void check_lkmm_file(const char *path, int in_conf,
 		uint64_t h = fnv_file(path);
 		if (!h || h == lkmm61[k].fnv)
 			continue;
-		if (in_conf && strcmp(b, "linux-kernel.def") != 0) {
+		if (in_conf) {
+			/* the model is read, its .def too (models/cat.h) */
 			if (!opt->model_conf)
 				opt->model_conf = "";
 		} else if (strcmp(b, "linux-kernel.def") == 0) {

@@ -39,6 +39,8 @@ struct event {
 	int thread;            /* process id, -1 for an initial write */
 	int po;                /* position in the thread's program order */
 	unsigned long cls;     /* EVC_BIT set of its classes */
+	unsigned long tags;    /* its model tags (bits of prog->tag_names:
+				* a .def read with the model), else 0 */
 	Z3_ast guard;          /* executed iff this holds */
 	Z3_ast addr;           /* address (Int), NULL for fences */
 	int loc;               /* location when static, -1 when symbolic/none */

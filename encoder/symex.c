@@ -292,6 +292,9 @@ static Z3_ast from_bv(struct symex *sx, Z3_ast b)
 	return Z3_mk_bv2int(Z(sx), b, 1);
 }
 
+static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
+		    struct regval b);
+
 static struct regval eval(struct symex *sx, struct state *st,
 			  const struct ir_expr *e)
 {
@@ -344,8 +347,18 @@ static struct regval eval(struct symex *sx, struct state *st,
 	struct regval b = eval(sx, st, e->b);
 	r.d = deps_union(sx, a.d, b.d);
 	r.t = deps_union(sx, a.t, b.t);
+	r.v = binop(sx, (enum ir_binop)e->op, a, b);
+	return r;
+}
+
+/* a op b (their values). */
+static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
+		    struct regval b)
+{
+	Z3_context z = Z(sx);
+	struct regval r = {0};
 	Z3_ast ab[2] = {a.v, b.v};
-	switch ((enum ir_binop)e->op) {
+	switch (op) {
 	case IR_ADD: r.v = Z3_mk_add(z, 2, ab); break;
 	case IR_SUB: r.v = Z3_mk_sub(z, 2, ab); break;
 	case IR_MUL: r.v = Z3_mk_mul(z, 2, ab); break;
@@ -370,7 +383,7 @@ static struct regval eval(struct symex *sx, struct state *st,
 							 nonzero(sx, b.v)}));
 		break;
 	}
-	return r;
+	return r.v;
 }
 
 /* ---- events ---- */
@@ -391,6 +404,7 @@ static int new_event(struct symex *sx, Z3_ast guard, unsigned long cls,
 	ev->thread = sx->th->id;
 	ev->po = sx->po++;
 	ev->cls = cls;
+	ev->tags = in ? in->tags[IR_TAG_EV] : 0;
 	ev->guard = path_guard(sx, guard);
 	ev->loc = -1;
 	ev->instr = in;
@@ -459,10 +473,22 @@ static int write_event(struct symex *sx, Z3_ast g, unsigned long cls,
 	return e;
 }
 
-static void fence_event(struct symex *sx, Z3_ast g, enum ev_class c,
-			const struct ir_instr *in)
+static int fence_event(struct symex *sx, Z3_ast g, enum ev_class c,
+		       const struct ir_instr *in)
 {
-	new_event(sx, g, EVC_BIT(EVC_F) | EVC_BIT(c), in);
+	return new_event(sx, g, EVC_BIT(EVC_F) | (c < EVC_COUNT ? EVC_BIT(c) : 0), in);
+}
+
+/* The model tags of an RMW's other events (see IR_TAG_*). */
+static void set_tags(struct symex *sx, int e, const struct ir_instr *in, int slot)
+{
+	sx->enc->ev[e].tags = in->tags[slot];
+}
+
+/* The fences around a fully ordered RMW. */
+static void rmw_fence(struct symex *sx, Z3_ast g, const struct ir_instr *in)
+{
+	set_tags(sx, fence_event(sx, g, EVC_MB, in), in, IR_TAG_FENCE);
 }
 
 static void pair(struct symex *sx, int r, int w)
@@ -486,8 +512,7 @@ static void set_reg(struct symex *sx, struct state *st, int reg, Z3_ast v,
 
 static Z3_ast arith(struct symex *sx, enum ir_binop op, Z3_ast a, Z3_ast b)
 {
-	Z3_ast ab[2] = {a, b};
-	return op == IR_SUB ? Z3_mk_sub(Z(sx), 2, ab) : Z3_mk_add(Z(sx), 2, ab);
+	return binop(sx, op, (struct regval){.v = a}, (struct regval){.v = b});
 }
 
 static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in)
@@ -511,9 +536,12 @@ static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in
 		Z3_ast gs = and2(sx, g, succ);
 		Z3_ast gf = and2(sx, g, Z3_mk_not(z, succ));
 		if (mb)
-			fence_event(sx, gs, EVC_MB, in);
+			rmw_fence(sx, gs, in);
 		int rs = read_event(sx, gs, rc, in, addr);
-		int rf = read_event(sx, gf, EVC_BIT(EVC_ONCE), in, addr);
+		/* herd7 makes the read of a failed RMW an RMW event too (R* in
+		 * tools/memory-model/Documentation/herd-representation.txt) */
+		int rf = read_event(sx, gf, EVC_BIT(EVC_ONCE) | EVC_BIT(EVC_RMW), in, addr);
+		set_tags(sx, rf, in, IR_TAG_FAIL);
 		Z3_ast vs = sx->enc->ev[rs].val, vf = sx->enc->ev[rf].val;
 		struct regval nv;
 		Z3_ast res;
@@ -530,16 +558,17 @@ static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in
 			res = b2i(sx, succ);
 		}
 		int w = write_event(sx, gs, wc, in, addr, nv);
+		set_tags(sx, w, in, IR_TAG_W);
 		pair(sx, rs, w);
 		if (mb)
-			fence_event(sx, gs, EVC_MB, in);
+			rmw_fence(sx, gs, in);
 		struct deps d = deps_union(sx, deps_one(sx, rs), deps_one(sx, rf));
 		set_reg(sx, st, in->dst, res, d, deps_none);
 		return;
 	}
 
 	if (mb)
-		fence_event(sx, g, EVC_MB, in);
+		rmw_fence(sx, g, in);
 	if (in->rmw == IR_RMW_OP)
 		rc = (rc & ~EVC_BIT(EVC_ONCE)) | EVC_BIT(EVC_NORETURN);
 	int r = read_event(sx, g, rc, in, addr);
@@ -562,9 +591,10 @@ static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in
 		break;
 	}
 	int w = write_event(sx, g, wc, in, addr, nv);
+	set_tags(sx, w, in, IR_TAG_W);
 	pair(sx, r, w);
 	if (mb)
-		fence_event(sx, g, EVC_MB, in);
+		rmw_fence(sx, g, in);
 	if (in->rmw == IR_RMW_OP_RETURN)
 		set_reg(sx, st, in->dst, res, deps_union(sx, rd, b.d), b.t);
 	else
@@ -579,6 +609,7 @@ static const enum ev_class fence_class[] = {
 	[IR_F_AFTER_ATOMIC] = EVC_AFTER_ATOMIC,
 	[IR_F_AFTER_SPINLOCK] = EVC_AFTER_SPINLOCK,
 	[IR_F_AFTER_UNLOCK_LOCK] = EVC_AFTER_UNLOCK_LOCK,
+	[IR_F_OTHER] = EVC_COUNT, /* none: its model tags say */
 };
 
 static void do_lock(struct symex *sx, Z3_ast g, const struct ir_instr *in,

@@ -204,6 +204,8 @@ static int cond_load(struct lw *w, CXCursor c, const struct kapi *k,
 	struct ir_instr *in = cl_emit(w, &lb, IR_LOAD, s, r);
 	in->a = addr;
 	in->order = IR_ORD_ONCE;
+	if (w->fe->macros) /* the model's READ_ONCE and smp_rmb */
+		in->tags[IR_TAG_EV] = w->fe->macros->once_tags;
 	w->cond++;
 	struct ir_expr *cond = cl_rv(w, body[1], &lb);
 	w->cond--;
@@ -214,8 +216,12 @@ static int cond_load(struct lw *w, CXCursor c, const struct kapi *k,
 	in->a = cond;
 	in->then_b = cl_fin(&tb);
 	cl_emit(w, b, IR_LOOP, s, -1)->then_b = cl_fin(&lb);
-	if (k->order == IR_ORD_ACQUIRE)
-		cl_emit(w, b, IR_FENCE, s, -1)->fence = k->fence;
+	if (k->order == IR_ORD_ACQUIRE) {
+		in = cl_emit(w, b, IR_FENCE, s, -1);
+		in->fence = k->fence;
+		if (w->fe->macros)
+			in->tags[IR_TAG_EV] = w->fe->macros->rmb_tags;
+	}
 	if (dst == DST_VALUE)
 		dst = cl_temp(w, s.pos);
 	if (dst >= 0)
@@ -228,7 +234,7 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 	    struct ir_expr **val)
 {
 	char *name = cl_spell(w, c);
-	const struct kapi *k = kapi_find(name);
+	const struct kapi *k = kapi_find(w->fe->macros, name);
 	if (!k) {
 		CXCursor callee = clang_getCursorReferenced(c);
 		enum CXCursorKind ck = clang_getCursorKind(callee);
@@ -271,6 +277,8 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 	if (dst != DST_NONE && !k->returns)
 		return cl_err_at(w, c, "'%s' has no value; it cannot be used in "
 				 "an expression or assigned", name);
+	if (k->kind == K_DEF)
+		return cl_def_call(w, c, k, b, dst, s, val);
 	struct ir_expr *addr = NULL, *v[3] = { NULL, NULL, NULL };
 	int nv = 0;
 	for (int i = 0; i < nargs; i++) {
@@ -355,6 +363,7 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 		break;
 	case K_NOP:
 	case K_COND_LOAD:
+	case K_DEF: /* lowered above */
 		break;
 	}
 	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;

@@ -211,6 +211,13 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 int cl_inline(struct lw *w, CXCursor c, CXCursor def, struct ir_expr **argv,
 	      struct bb *b, int dst, struct src s, struct ir_expr **val);
 
+/* --- clower_def.c: macros of a model's .def ---------------------------- */
+
+/* The call c of K_DEF macro k (arity and value already checked), as
+ * cl_call. */
+int cl_def_call(struct lw *w, CXCursor c, const struct kapi *k, struct bb *b,
+		int dst, struct src s, struct ir_expr **val);
+
 /* --- clower.c: statements ------------------------------------------------ */
 
 /* Open a loop of the given kind; 0 (error recorded) when nested too deep. */

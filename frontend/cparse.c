@@ -104,17 +104,17 @@ static const char *const reserved[] = {
 	NULL,
 };
 
-struct cparse *cparse_new(void)
+struct cparse *cparse_new(const struct kapi_table *t)
 {
 	struct cparse *cp = xcalloc(1, sizeof *cp);
 	cp->index = clang_createIndex(0, 0);
 	size_t cap = sizeof prelude_types + sizeof prelude_idioms + 64;
-	for (int i = 0; kapi_at(i); i++)
-		cap += 2 * strlen(kapi_at(i)->name) + 40;
+	for (int i = 0; kapi_at(t, i); i++)
+		cap += 2 * strlen(kapi_at(t, i)->name) + 40;
 	cp->prelude = xmalloc(cap);
 	size_t n = (size_t)snprintf(cp->prelude, cap, "%s", prelude_types);
-	for (int i = 0; kapi_at(i); i++) {
-		const char *nm = kapi_at(i)->name;
+	for (int i = 0; kapi_at(t, i); i++) {
+		const char *nm = kapi_at(t, i)->name;
 		n += (size_t)snprintf(cp->prelude + n, cap - n, "long %s();\n",
 				      nm);
 		if (strncmp(nm, "atomic_", 7) == 0)
@@ -267,7 +267,7 @@ static int is_reserved(const struct fe *fe, const struct pnames *pn,
 		return 0;
 	memcpy(name, s, n);
 	name[n] = '\0';
-	return kapi_find(name) != NULL;
+	return kapi_find(fe->macros, name) != NULL;
 }
 
 /* One identifier the body uses (declared or not). */

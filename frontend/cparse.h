@@ -9,8 +9,10 @@
 
 struct fe;
 struct cparse;
+struct kapi_table;
 
-struct cparse *cparse_new(void);
+/* The prelude declares the primitives of t (NULL: the built-in ones). */
+struct cparse *cparse_new(const struct kapi_table *t);
 void cparse_free(struct cparse *cp);
 
 /* Parse and lower every process body of fe into fe->prog->threads.

@@ -516,7 +516,7 @@ static int observed(struct cprog *pc, CXCursor e)
 	if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
 		a = cl_lv_addr(&pc->w, x, &b);
 	} else if (k == CXCursor_CallExpr) {
-		const struct kapi *kp = kapi_find(callee(pc, x));
+		const struct kapi *kp = kapi_find(NULL, callee(pc, x));
 		if (!kp || kp->kind != K_LOAD || clang_Cursor_getNumArguments(x) != 1)
 			return -1;
 		CXCursor arg = clang_Cursor_getArgument(x, 0);
@@ -817,7 +817,7 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 	CXCursor x = cl_strip(&pc->w, c);
 	if (clang_getCursorKind(x) == CXCursor_CallExpr) {
 		char *name = callee(pc, x);
-		const struct kapi *kp = kapi_find(name);
+		const struct kapi *kp = kapi_find(NULL, name);
 		int nargs = clang_Cursor_getNumArguments(x);
 		if (strcmp(name, "pthread_create") == 0 && nargs == 4)
 			return do_create(pc, x);

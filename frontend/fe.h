@@ -14,6 +14,7 @@
 
 struct arena;
 struct cparse;
+struct kapi_table;
 
 /* One parameter of a process, "int *x" / "spinlock_t *l". */
 struct fe_param {
@@ -67,6 +68,8 @@ struct fe {
 				  * P0 (shared #defines, structs, helpers) */
 	size_t preamble_end;     /* its end; == preamble_off when none */
 	int unroll;              /* helper recursion bound (--unroll) */
+	const struct kapi_table *macros; /* the primitives (kapi.h), NULL:
+				  * the built-in ones */
 };
 
 /* Line and column (1-based, bytes) of a text offset. */

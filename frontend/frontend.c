@@ -13,6 +13,7 @@
 
 #include "common/arena.h"
 #include "cparse.h"
+#include "kapi.h"
 #include "fe.h"
 #include "common/xalloc.h"
 
@@ -21,14 +22,22 @@ struct frontend {
 	int unroll;        /* how deep helpers may recurse (--unroll) */
 	const char *const *cargs; /* -I/-D for C programs (not owned) */
 	int ncargs;        /* how many */
+	const struct kapi_table *macros; /* the primitives, NULL: built-in */
 };
 
 struct frontend *frontend_new(void)
 {
 	struct frontend *f = xcalloc(1, sizeof *f);
-	f->cp = cparse_new();
+	f->cp = cparse_new(NULL);
 	f->unroll = 2;
 	return f;
+}
+
+void frontend_set_macros(struct frontend *f, const struct kapi_table *t)
+{
+	cparse_free(f->cp);
+	f->cp = cparse_new(t);
+	f->macros = t;
 }
 
 void frontend_set_unroll(struct frontend *f, int n)
@@ -74,7 +83,12 @@ struct ir_program *frontend_parse_text(struct frontend *f, const char *path,
 	struct fe fe = {
 		.prog = prog, .arena = arena, .d = d, .file = prog->file,
 		.text = text, .len = strlen(text), .unroll = f->unroll,
+		.macros = f->macros,
 	};
+	if (f->macros) {
+		prog->tag_names = f->macros->tags;
+		prog->ntags = f->macros->ntags;
+	}
 	int nl = 1;
 	for (size_t i = 0; i < fe.len; i++)
 		nl += text[i] == '\n';

@@ -28,6 +28,12 @@ void frontend_set_unroll(struct frontend *fe, int n);
  * DIR and -D NAME[=V]); not copied: they must outlive the front end. */
 void frontend_set_cargs(struct frontend *fe, const char *const *args, int n);
 
+/* The kernel primitives from now on: t, a model's .def read by
+ * kdef_parse() (frontend/kapi.h), or NULL for the built-in ones.  t must
+ * outlive the programs parsed with it (they point to its tag names). */
+struct kapi_table;
+void frontend_set_macros(struct frontend *fe, const struct kapi_table *t);
+
 /* Parse one litmus file, or a whole C program (a ".c" file, or one
  * starting with a preprocessor directive).  Returns NULL and fills d on error. */
 struct ir_program *frontend_parse_file(struct frontend *fe, const char *path,

@@ -123,6 +123,7 @@ const char *ir_fence_name(enum ir_fence fence)
 	case IR_F_AFTER_ATOMIC: return "after-atomic";
 	case IR_F_AFTER_SPINLOCK: return "after-spinlock";
 	case IR_F_AFTER_UNLOCK_LOCK: return "after-unlock-lock";
+	case IR_F_OTHER: return "other";
 	}
 	return "?";
 }

@@ -104,6 +104,8 @@ enum ir_fence {
 	IR_F_RCU_LOCK, IR_F_RCU_UNLOCK, IR_F_SYNC_RCU,
 	IR_F_BEFORE_ATOMIC, IR_F_AFTER_ATOMIC, IR_F_AFTER_SPINLOCK,
 	IR_F_AFTER_UNLOCK_LOCK,
+	IR_F_OTHER,      /* a fence of a model's .def with no tag above: its
+			  * model tags (ir_instr.tags) say what it is */
 };
 
 /* Read-modify-write shapes (linux-kernel.def plus herd7's add_unless). */
@@ -137,6 +139,11 @@ enum ir_op {
 			 * assert(c): a is c); text names the check */
 };
 
+/* Which events of an instruction a tag mask is for: the event (the read of
+ * an RMW), an RMW's write, the read of an RMW that fails (cmpxchg,
+ * add_unless), the fences around a fully ordered RMW (IR_ORD_MB). */
+enum { IR_TAG_EV, IR_TAG_W, IR_TAG_FAIL, IR_TAG_FENCE, IR_TAG_SLOTS };
+
 struct ir_block {
 	struct ir_instr *items; /* the instructions, in program order */
 	int count;              /* how many */
@@ -152,6 +159,9 @@ struct ir_instr {
 	enum ir_fence fence;    /* IR_FENCE: which fence */
 	enum ir_rmw rmw;        /* IR_RMW: which shape */
 	enum ir_binop arith;    /* IR_RMW op forms: IR_ADD or IR_SUB */
+	unsigned long tags[IR_TAG_SLOTS]; /* model tags of its events (bits
+				 * of ir_program.tag_names; all 0 with the
+				 * built-in primitives), see IR_TAG_* */
 	struct ir_block then_b; /* IR_IF: then branch; IR_LOOP: body */
 	struct ir_block else_b; /* IR_IF: else branch (may be empty) */
 };
@@ -217,6 +227,12 @@ struct ir_program {
 	int nasserts;            /* how many */
 	const char **thread_fn;  /* a program: per thread, "fn(arg)"; NULL
 				  * for a litmus test */
+	const char *const *tag_names; /* the model tags instructions carry
+				  * (bit i: tag_names[i]), from the .def the
+				  * program was lowered with; NULL with the
+				  * built-in primitives.  Not owned: the
+				  * macro table's (frontend/kapi.h) */
+	int ntags;               /* how many */
 };
 
 void ir_program_free(struct ir_program *prog);

@@ -106,6 +106,31 @@ static void dump_call(const struct ir_program *prog, const struct ir_thread *th,
 	fputc(')', out);
 }
 
+/* The model tags of a program lowered with a model's .def: " {R tags |
+ * W tags | failed read | fences}" as far as any is set. */
+static void dump_tags(const struct ir_program *prog, const struct ir_instr *in,
+		      FILE *out)
+{
+	int last = -1;
+	for (int k = 0; k < IR_TAG_SLOTS; k++)
+		if (in->tags[k])
+			last = k;
+	if (!prog->tag_names || last < 0)
+		return;
+	fputs(" {", out);
+	for (int k = 0; k <= last; k++) {
+		const char *sep = k ? " | " : "";
+		fputs(sep, out);
+		sep = "";
+		for (int b = 0; b < prog->ntags; b++)
+			if (in->tags[k] >> b & 1) {
+				fprintf(out, "%s%s", sep, prog->tag_names[b]);
+				sep = ",";
+			}
+	}
+	fputc('}', out);
+}
+
 static void dump_instr(const struct ir_program *prog, const struct ir_thread *th,
 		       const struct ir_instr *in, int depth, FILE *out)
 {
@@ -188,6 +213,7 @@ static void dump_instr(const struct ir_program *prog, const struct ir_thread *th
 		dump_expr(prog, th, in->a, out, 0);
 		break;
 	}
+	dump_tags(prog, in, out);
 	if (in->text)
 		fprintf(out, "    ; %s", in->text);
 	fputc('\n', out);

@@ -163,6 +163,8 @@ static const char *fence_name(enum ir_fence f)
 	case IR_F_AFTER_ATOMIC: return "smp_mb__after_atomic";
 	case IR_F_AFTER_SPINLOCK: return "smp_mb__after_spinlock";
 	case IR_F_AFTER_UNLOCK_LOCK: return "smp_mb__after_unlock_lock";
+	case IR_F_OTHER: /* a model's own fence: the full one */
+		break;
 	}
 	return "smp_mb";
 }

@@ -224,6 +224,8 @@ static void gen_fence(struct gen *g, const struct ir_instr *in, struct astate *s
 		km_line(g, "else");
 		km_line(g, "\tsynchronize_rcu();");
 		return;
+	case IR_F_OTHER: /* a model's own fence: no kernel code known */
+		break;
 	}
 	km_gen_error(g, in->pos, "unknown fence %d", (int)in->fence);
 }

@@ -129,6 +129,10 @@ struct cat_model *cat_model_load(const char *dir, const char *cfg_path,
 void cat_model_free(struct cat_model *m);
 /* The model's name for messages (its folder). */
 const char *cat_model_name(const struct cat_model *m);
+/* The primitives its .def defines (frontend/kapi.h), NULL when it has no
+ * .def: the front end lowers tests with them (frontend_set_macros). */
+struct kapi_table;
+const struct kapi_table *cat_model_macros(const struct cat_model *m);
 
 /* Compile the model over enc into out (the same fields as lkmm_build
  * fills, plus the named axioms and flags of the cat).  Returns 0 and fills

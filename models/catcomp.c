@@ -42,9 +42,12 @@
  *
  * herd7's library files (stdlib.cat, cross.cat, cos-opt.cat) are built in
  * as C functions below (lib_*), written from their documented meaning.
- * The tag sets come from the encoder's event classes (tag_class): the
- * events are made by the built-in 6.1 .def, and a tag it never produces
- * is the empty set.
+ * The tag sets come from the events' model tags: the model's .def is
+ * read (frontend/kdef.c) and the front end lowers each macro into herd7's
+ * primitives with the tags the .def writes, so a tag is the set of events
+ * carrying it and one the .def never uses is empty.  A model folder with
+ * no .def keeps the built-in primitives; its tags are then the encoder's
+ * event classes of the same name (tag_class).
  */
 #include "models/cat.h"
 
@@ -57,6 +60,7 @@
 #include <strings.h>
 
 #include "common/arena.h"
+#include "frontend/kapi.h"
 #include "models/lkmm.h"
 
 /* ------------------------------------------------------------------ */
@@ -78,6 +82,8 @@ struct cat_model {
 	int nvariants;            /* how many */
 	int nsites;               /* approximation sites numbered */
 	uint64_t exact;           /* sites learnt to need exact compilation */
+	struct kapi_table *macros; /* its .def read (frontend/kapi.h), NULL
+				   * when it has none: the built-in events */
 };
 
 /* herd7's library files, implemented in C below. */
@@ -182,6 +188,27 @@ static char *trim(char *s)
 	return s;
 }
 
+/* The model's .def (path): its macros make the events (kdef_parse), as
+ * herd7 reads them under the configuration's variants.  A folder without
+ * one keeps the built-in primitives; a missing file a macros line names
+ * is an error. */
+static int load_def(struct cat_model *m, const char *path, int named, struct diag *d)
+{
+	char *text = read_text(path);
+	if (!text) {
+		if (!named && errno == ENOENT)
+			return 1;
+		return diag_error(d, path, 0, 0, "cannot read the macros file: %s",
+				  strerror(errno));
+	}
+	int syntactic = 0;
+	for (int i = 0; i < m->nvariants; i++)
+		syntactic |= strcmp(m->variants[i], "lkmmv2") == 0;
+	m->macros = kdef_parse(arena_strdup(m->arena, path), text, syntactic, d);
+	free(text);
+	return m->macros != NULL;
+}
+
 struct cat_model *cat_model_load(const char *dir, const char *cfg_path,
 				 struct diag *d)
 {
@@ -190,6 +217,8 @@ struct cat_model *cat_model_load(const char *dir, const char *cfg_path,
 		abort();
 	m->arena = arena_new();
 	const char *bell = "linux-kernel.bell", *cat = "linux-kernel.cat";
+	const char *def = "linux-kernel.def";
+	int def_named = 0; /* by a macros line: it must exist */
 	char *cfg = NULL;
 	if (dir) {
 		m->dir = arena_strdup(m->arena, dir);
@@ -234,15 +263,19 @@ struct cat_model *cat_model_load(const char *dir, const char *cfg_path,
 				     t = strtok(NULL, ","))
 					m->variants[m->nvariants++] = arena_strdup(m->arena, trim(t));
 			}
-			/* macros: the events come from the built-in 6.1 .def
-			 * (encoder/symex.c); the other lines shape drawings */
+			else if (strcmp(s, "macros") == 0) {
+				def = arena_strdup(m->arena, val);
+				def_named = 1;
+			}
+			/* the other lines shape drawings */
 		}
 		fclose(f);
 	}
 	const char *bell_path = arena_printf(m->arena, "%s/%s", m->dir, bell);
 	const char *cat_path = arena_printf(m->arena, "%s/%s", m->dir, cat);
 	if (!parse_file(m, bell_path, &m->bell, d) || !parse_file(m, cat_path, &m->cat, d) ||
-	    !load_includes(m, &m->bell, 0, d) || !load_includes(m, &m->cat, 0, d)) {
+	    !load_includes(m, &m->bell, 0, d) || !load_includes(m, &m->cat, 0, d) ||
+	    !load_def(m, arena_printf(m->arena, "%s/%s", m->dir, def), def_named, d)) {
 		cat_model_free(m);
 		return NULL;
 	}
@@ -253,11 +286,17 @@ void cat_model_free(struct cat_model *m)
 {
 	if (!m)
 		return;
+	kapi_table_free(m->macros);
 	arena_free(m->arena);
 	free(m);
 }
 
 const char *cat_model_name(const struct cat_model *m) { return m->dir; }
+
+const struct kapi_table *cat_model_macros(const struct cat_model *m)
+{
+	return m->macros;
+}
 
 /* ------------------------------------------------------------------ */
 /* Values */
@@ -1158,6 +1197,27 @@ static int tag_class(const char *tag)
 	return -1;
 }
 
+/* The events tagged t: by their model tags when the program was lowered
+ * with the model's .def (the tag as the .def spells it), else the
+ * encoder's class of that name (tag_class). */
+static set_t tag_set(struct comp *c, const char *t)
+{
+	const struct ir_program *p = c->enc->prog;
+	set_t s = set_new(c->rc);
+	if (!p->tag_names) {
+		int k = tag_class(t);
+		return k >= 0 ? c->enc->cls[k] : s;
+	}
+	for (int b = 0; b < p->ntags; b++) {
+		if (strcmp(p->tag_names[b], t) != 0)
+			continue;
+		for (int e = 0; e < c->enc->n; e++)
+			if (c->enc->ev[e].tags >> b & 1)
+				s[e] = c->enc->guard[e];
+	}
+	return s;
+}
+
 static void lib_cross(struct comp *c);
 static void lib_cos_opt(struct comp *c, const struct cat_stmt *at);
 static int run_file(struct comp *c, const struct cat_file *f);
@@ -1196,9 +1256,7 @@ static int run_stmt(struct comp *c, const struct cat_stmt *s)
 			char *name = arena_strdup(c->a, t);
 			if (name[0] >= 'a' && name[0] <= 'z')
 				name[0] = (char)(name[0] - 'a' + 'A');
-			int k = tag_class(t);
-			set_t set = k >= 0 ? c->enc->cls[k] : set_new(rc);
-			bind(c, name, vset(c, set, 0, 0));
+			bind(c, name, vset(c, tag_set(c, t), 0, 0));
 		}
 		return 1;
 	case CS_INSTR:

@@ -17,6 +17,7 @@
 #include "solver/symmetry.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "encoder/encoder.h"
 #include "common/xalloc.h"
@@ -38,6 +39,7 @@ static int same_instr(const struct ir_instr *a, const struct ir_instr *b)
 		return 0;
 	return a->op == b->op && a->dst == b->dst && a->order == b->order &&
 	       a->fence == b->fence && a->rmw == b->rmw && a->arith == b->arith &&
+	       memcmp(a->tags, b->tags, sizeof a->tags) == 0 &&
 	       same_expr(a->a, b->a) && same_expr(a->b, b->b) && same_expr(a->c, b->c) &&
 	       same_block(&a->then_b, &b->then_b) && same_block(&a->else_b, &b->else_b);
 }
