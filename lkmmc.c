@@ -16,6 +16,7 @@
 
 #include "cli/batch.h"
 #include "cli/herd7opts.h"
+#include "cli/modeldiff.h"
 #include "frontend/frontend.h"
 #include "kernel/kmod.h"
 #include "models/cat.h"
@@ -26,7 +27,8 @@
 
 /* What an option does. */
 enum opt_act {
-	OPT_DUMP_IR, OPT_TO_C, OPT_EXISTS_ONLY, OPT_MODEL, OPT_NO_CUBES, OPT_UNROLL,
+	OPT_DUMP_IR, OPT_TO_C, OPT_EXISTS_ONLY, OPT_MODEL, OPT_MODEL_DIFF, OPT_NO_CUBES,
+	OPT_UNROLL,
 	OPT_TIMEOUT, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
 	OPT_TIMES, OPT_HELP, OPT_VERSION,
@@ -63,6 +65,11 @@ static const struct lkmmc_opt options[] = {
 	 "  --model DIR       check with the model read from DIR (a\n"
 	 "                    tools/memory-model folder: linux-kernel.cfg, .bell,\n"
 	 "                    .cat, lock.cat) instead of the built-in Linux 6.1 one\n"},
+	{"--model-diff", NULL, OPT_MODEL_DIFF, OPT_ARG_WORD, 0, 0,
+	 "two tools/memory-model folders",
+	 "  --model-diff A B  check each test under the models read from folders\n"
+	 "                    A and B; print only the tests whose answers differ\n"
+	 "                    (with a witness and the forbidding axioms)\n"},
 	{"--no-cubes", NULL, OPT_NO_CUBES, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --no-cubes        list final states one solver query at a time\n"
 	 "                    instead of by whole cubes (slower; for\n"
@@ -150,6 +157,7 @@ struct options {
 	const char *cargs[64];        /* -I DIR, -D NAME[=V] for C programs'
 				       * preprocessor (words of argv) */
 	int ncargs;                   /* how many */
+	const char *diff_dirs[2];     /* --model-diff A B, or NULLs */
 };
 
 /* -D NAME[=V] (or -DNAME[=V]) and -I DIR: kept for C programs' clang (as
@@ -249,6 +257,14 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 	case OPT_TO_C: opt->to_c = 1; break;
 	case OPT_EXISTS_ONLY: opt->check.exists_only = 1; break;
 	case OPT_MODEL: opt->model_dir = val; break;
+	case OPT_MODEL_DIFF:
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "lkmmc: %s needs %s (try --help)\n", a, o->what);
+			return PARSED_ERROR;
+		}
+		opt->diff_dirs[0] = val;
+		opt->diff_dirs[1] = argv[++*i];
+		break;
 	case OPT_NO_CUBES: opt->check.no_cubes = 1; break;
 	case OPT_UNROLL:
 		opt->check.unroll = (int)num;
@@ -433,14 +449,31 @@ int main(int argc, char **argv)
 		printf("lkmmc %s\n", LKMMC_VERSION);
 		return 0;
 	}
+	if (opt.diff_dirs[0]) {
+		if (opt.model_dir || opt.check.model_conf || opt.dump_ir || opt.to_c || opt.kmod_dir ||
+		    opt.batch.jobs > 1 || opt.batch.times_path || opt.check.picture) {
+			fprintf(stderr, "lkmmc: --model-diff takes its two models alone (no --model, -conf, --dump-ir, --to-c, --kmod, -j, --times, --dot/--svg)\n");
+			return 2;
+		}
+		int n = 0;
+		char **files = file_list(argv + first_file, argc - first_file, opt.files_from, &n);
+		if (!files)
+			return 2;
+		if (n == 0) {
+			fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
+			free_file_list(files, argc - first_file, n);
+			return 2;
+		}
+		int st = model_diff(&opt.check, opt.diff_dirs[0], opt.diff_dirs[1],
+				    opt.check.unroll_auto ? opt.check.unroll_auto : opt.check.unroll,
+				    n, files, stdout, stderr);
+		free_file_list(files, argc - first_file, n);
+		return st;
+	}
 	/* The model: --model DIR, or the files a -conf names when they are
 	 * not Linux 6.1's (cli/herd7opts.c); otherwise the built-in one. */
 	struct cat_model *model = NULL;
 	if (opt.model_dir || opt.check.model_conf) {
-		if (opt.check.explain) {
-			fprintf(stderr, "lkmmc: --explain needs the built-in model (not yet with --model or a -conf naming other model files)\n");
-			return 2;
-		}
 		struct diag d = {0};
 		model = cat_model_load(opt.model_dir, opt.model_dir ? NULL : opt.check.model_conf, &d);
 		if (!model) {

@@ -398,6 +398,8 @@ struct comp {
 	int depth;              /* call depth */
 	rel_t *ax_rel;          /* axioms: the relation of an acyclic one,
 				 * else NULL (for the violation formula) */
+	rel_t *ax_chk;          /* axioms: the relation of an empty or
+				 * irreflexive one, else NULL */
 	int stages;             /* > 0: the build for cubes' violation
 				 * question: closures Horn (made exact by
 				 * rel_exact_defs), every let rec this many
@@ -1239,12 +1241,15 @@ static void add_axiom_rel(struct comp *c, const char *name, Z3_ast f, rel_t acyc
 		c->ax = arena_grow(c->a, c->ax, sizeof *c->ax, (size_t)c->ax_cap, (size_t)cap);
 		c->ax_rel = arena_grow(c->a, c->ax_rel, sizeof *c->ax_rel, (size_t)c->ax_cap,
 				       (size_t)cap);
+		c->ax_chk = arena_grow(c->a, c->ax_chk, sizeof *c->ax_chk, (size_t)c->ax_cap,
+				       (size_t)cap);
 		c->ax_name = arena_grow(c->a, c->ax_name, sizeof *c->ax_name,
 					(size_t)c->ax_cap, (size_t)cap);
 		c->ax_cap = cap;
 	}
 	c->ax_name[c->nax] = name;
 	c->ax_rel[c->nax] = acyclic;
+	c->ax_chk[c->nax] = NULL;
 	c->ax[c->nax++] = f;
 }
 
@@ -1304,9 +1309,13 @@ static int check_stmt(struct comp *c, const struct cat_stmt *s)
 		f = rel_not(rc, f);
 	if (s->flag)
 		add_flag(c, s->name, f, r);
-	else
+	else {
 		add_axiom_rel(c, s->name ? s->name : arena_printf(c->a, "%s:%d", s->file, s->line),
 			      f, s->check == CC_ACYCLIC && !s->negated ? r : NULL);
+		/* an empty or irreflexive relation: what explanations show */
+		if (!s->negated && s->check != CC_ACYCLIC)
+			c->ax_chk[c->nax - 1] = r;
+	}
 	return 1;
 }
 
@@ -1622,6 +1631,7 @@ static int compile_once(struct cat_model *m, struct encoding *enc, uint64_t exac
 	out->ncat_axioms = c.nax;
 	out->cat_axiom = c.ax;
 	out->cat_acyclic = c.ax_rel;
+	out->cat_checked = c.ax_chk;
 	out->rcu_unconverged = c.unconverged;
 	out->cat_axiom_name = c.ax_name;
 	out->ncat_flags = c.nfl;

@@ -57,6 +57,8 @@ struct lkmm {
 	Z3_ast *cat_axiom;       /* each holds iff that axiom holds */
 	rel_t *cat_acyclic;      /* the relation of each acyclic axiom, NULL
 				  * for the others */
+	rel_t *cat_checked;      /* the relation of each empty or irreflexive
+				  * axiom, NULL for the others */
 	const char **cat_axiom_name; /* their names ("as" or file:line) */
 	int ncat_flags;          /* how many distinct flag names */
 	Z3_ast *cat_flag;        /* each holds iff that flag is raised */

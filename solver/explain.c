@@ -7,6 +7,11 @@
  * line, prop's overwrite ; cumul-fence* ; rfe? path, ...).  The expansion is
  * a list of steps; the self-check re-evaluates each step's relation in the
  * execution and checks that the steps join up, before anything is printed.
+ * With a model read from cat files the axioms are the cat's (their "as"
+ * names): a cycle of an acyclic axiom's relation, or a pair of an empty or
+ * irreflexive one, each edge labelled by the most specific of the cat's
+ * relations that explanations know by name (rfe, ppo, ...), else by the
+ * axiom's own relation.
  */
 #include "solver/explain.h"
 
@@ -22,6 +27,9 @@ struct step {
 	int from, to;       /* events */
 	enum lkmm_rel rel;  /* the named relation the step is in */
 	int fence;          /* the fence (or RMW) event doing the work, or -1 */
+	rel_t own;          /* a read model's axiom relation the step is in
+			     * instead of rel (NULL: rel) */
+	const char *own_name; /* its name */
 };
 
 struct expl {
@@ -41,7 +49,7 @@ static int in(const struct expl *ex, enum lkmm_rel r, int a, int b)
 static void push(struct expl *ex, int a, int b, enum lkmm_rel r, int fence)
 {
 	XGROW(ex->steps, ex->cap, ex->nsteps + 1, 16);
-	ex->steps[ex->nsteps++] = (struct step){a, b, r, fence};
+	ex->steps[ex->nsteps++] = (struct step){a, b, r, fence, NULL, NULL};
 }
 
 /* The event a fence relation between a and b rests on: for po-rel the
@@ -280,7 +288,8 @@ static int self_check(const struct expl *ex, int closed)
 		return 0;
 	for (int i = 0; i < ex->nsteps; i++) {
 		const struct step *s = &ex->steps[i];
-		if (!in(ex, s->rel, s->from, s->to))
+		if (s->own ? !execution_in(ex->x, s->own, s->from, s->to)
+			   : !in(ex, s->rel, s->from, s->to))
 			return 0;
 		if (i > 0 && ex->steps[i - 1].to != s->from)
 			return 0;
@@ -295,7 +304,7 @@ static void print_steps(const struct expl *ex, FILE *out)
 	fputc('\n', out);
 	for (int i = 0; i < ex->nsteps; i++) {
 		const struct step *s = &ex->steps[i];
-		fprintf(out, "      --[%s", lkmm_rel_name(s->rel));
+		fprintf(out, "      --[%s", s->own ? s->own_name : lkmm_rel_name(s->rel));
 		if (s->fence >= 0) {
 			const struct event *f = &ex->enc->ev[s->fence];
 			fprintf(out, ": %s line %d", f->instr && f->instr->text ? f->instr->text : "?",
@@ -367,9 +376,81 @@ static int explain_axiom(struct expl *ex, enum lkmm_axiom a, FILE *out)
 	return 1;
 }
 
+/* A step (a, b) of a read model's axiom relation r named name: labelled
+ * by the most specific named relation of the cat holding (single()), else
+ * by r itself. */
+static void own_step(struct expl *ex, int a, int b, rel_t r, const char *name)
+{
+	if (single(ex, a, b))
+		return;
+	push(ex, a, b, LR_PPO, -1);
+	ex->steps[ex->nsteps - 1].own = r;
+	ex->steps[ex->nsteps - 1].own_name = name;
+}
+
+/* Explain how axiom i of a model read from cat files fails: a cycle of
+ * its relation (acyclic), or a pair in it, the diagonal first
+ * (irreflexive, empty); 0 if the check fails. */
+static int explain_cat_axiom(struct expl *ex, int i, FILE *out)
+{
+	const struct lkmm *m = ex->m;
+	const char *name = m->cat_axiom_name[i];
+	rel_t r = m->cat_acyclic[i];
+	int n = ex->enc->n, ok = 0, closed = 1;
+	const char *what = "cycle";
+	ex->nsteps = 0;
+	if (r) {
+		int *path = xmalloc(sizeof(int) * (size_t)(n + 2));
+		for (int e = 0; e < n && !ok; e++) {
+			int len = ex->x->on[e] ? bfs(ex, r, NULL, e, e, 1, path) : -1;
+			if (len < 1)
+				continue;
+			for (int k = 0; k < len; k++)
+				own_step(ex, path[k], path[k + 1], r, name);
+			ok = 1;
+		}
+		free(path);
+	} else if ((r = m->cat_checked ? m->cat_checked[i] : NULL)) {
+		what = "forbidden pair";
+		closed = 0;
+		for (int pass = 0; pass < 2 && !ok; pass++)
+			for (int a = 0; a < n && !ok; a++)
+				for (int b = 0; b < n && !ok; b++)
+					if ((pass || a == b) && execution_in(ex->x, r, a, b)) {
+						own_step(ex, a, b, r, name);
+						closed = a == b;
+						ok = 1;
+					}
+	} else {
+		fprintf(out, "  %s: violated (a check lkmmc shows no relation of)\n", name);
+		return 1;
+	}
+	if (!ok || !self_check(ex, closed)) {
+		fprintf(out, "  %s: internal error: the explanation failed its self-check\n", name);
+		return 0;
+	}
+	fprintf(out, "  %s %s:\n", name, what);
+	print_steps(ex, out);
+	return 1;
+}
+
 static Z3_lbool check_with(Z3_context z, Z3_solver s, Z3_ast *lits, int k)
 {
 	return Z3_solver_check_assumptions(z, s, (unsigned)k, lits);
+}
+
+/* The model's axioms: the built-in ones (AX_*) or a read model's. */
+static int naxioms(const struct lkmm *m)
+{
+	return m->ncat_axioms ? m->ncat_axioms : AX_COUNT;
+}
+static Z3_ast axiom(const struct lkmm *m, int a)
+{
+	return m->ncat_axioms ? m->cat_axiom[a] : m->axiom[a];
+}
+static const char *axiom_name(const struct lkmm *m, int a)
+{
+	return m->ncat_axioms ? m->cat_axiom_name[a] : lkmm_axiom_name((enum lkmm_axiom)a);
 }
 
 int explain_never(const struct encoding *enc, const struct lkmm *m,
@@ -377,27 +458,31 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 {
 	Z3_context z = enc->z;
 	struct rel_ctx rc = enc->rc; /* for fresh names only */
-	Z3_ast lit[AX_COUNT] = {0};
-	int idx[AX_COUNT], k = 0;
+	int nax = naxioms(m);
+	Z3_ast *lit = xcalloc((size_t)nax + 1, sizeof *lit);
+	int *idx = xcalloc((size_t)nax + 1, sizeof *idx), k = 0;
 	Z3_ast cond_lit = rel_fresh_bool(&rc, "condition");
 	Z3_solver_assert(z, s, Z3_mk_implies(z, cond_lit, cond));
-	for (int a = 0; a < AX_COUNT; a++) {
-		if (!m->axiom[a] || rel_is_true(&rc, m->axiom[a]))
+	for (int a = 0; a < nax; a++) {
+		if (!axiom(m, a) || rel_is_true(&rc, axiom(m, a)))
 			continue;
-		lit[a] = rel_fresh_bool(&rc, lkmm_axiom_name((enum lkmm_axiom)a));
-		Z3_solver_assert(z, s, Z3_mk_implies(z, lit[a], m->axiom[a]));
+		lit[a] = rel_fresh_bool(&rc, axiom_name(m, a));
+		Z3_solver_assert(z, s, Z3_mk_implies(z, lit[a], axiom(m, a)));
 		idx[k++] = a;
 	}
 	/* The minimal core: start from all axioms, drop each that is not
 	 * needed (deletion-based minimisation over Z3's core). */
-	Z3_ast *as = xmalloc(sizeof(Z3_ast) * (size_t)(AX_COUNT + 1));
-	int in_core[AX_COUNT] = {0};
+	Z3_ast *as = xmalloc(sizeof(Z3_ast) * (size_t)(nax + 1));
+	int *in_core = xcalloc((size_t)nax + 1, sizeof *in_core);
 	as[0] = cond_lit;
 	for (int i = 0; i < k; i++)
 		as[i + 1] = lit[idx[i]];
 	if (check_with(z, s, as, k + 1) != Z3_L_FALSE) {
 		fputs("Explanation: none (the condition is reachable or the solver gave up)\n", out);
 		free(as);
+		free(lit);
+		free(idx);
+		free(in_core);
 		return 0;
 	}
 	Z3_ast_vector core = Z3_solver_get_unsat_core(z, s);
@@ -422,7 +507,7 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 	fputs("Explanation: the condition is never reached because of", out);
 	for (int i = 0; i < k; i++)
 		if (in_core[idx[i]])
-			fprintf(out, " %s", lkmm_axiom_name((enum lkmm_axiom)idx[i]));
+			fprintf(out, " %s", axiom_name(m, idx[i]));
 	fputc('\n', out);
 
 	int ok = 1;
@@ -446,14 +531,15 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 		}
 		if (r != Z3_L_TRUE) {
 			fprintf(out, "  %s: no execution found violating only it\n",
-				lkmm_axiom_name((enum lkmm_axiom)a));
+				axiom_name(m, a));
 			ok = 0;
 			continue;
 		}
 		Z3_model model = Z3_solver_get_model(z, s);
 		Z3_model_inc_ref(z, model);
 		ex.x = execution_new(enc, model);
-		ok &= explain_axiom(&ex, (enum lkmm_axiom)a, out);
+		ok &= m->ncat_axioms ? explain_cat_axiom(&ex, a, out)
+				     : explain_axiom(&ex, (enum lkmm_axiom)a, out);
 		fputs("  in this execution (which reaches the condition):\n", out);
 		execution_print(ex.x, out);
 		if (keep && !*keep) {
@@ -465,5 +551,8 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 	}
 	free(ex.steps);
 	free(as);
+	free(lit);
+	free(idx);
+	free(in_core);
 	return ok;
 }

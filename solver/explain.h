@@ -3,7 +3,8 @@
  *
  * Given a solver that holds a test's program facts, the model's
  * definitions and the filter (but no axioms), explain_never() finds a
- * minimal set of LKMM axioms that forbids the condition (assumption
+ * minimal set of LKMM axioms (the built-in model's, or those of a model
+ * read from cat files) that forbids the condition (assumption
  * literals, Z3's unsat core, then deletion-based minimisation), and for each
  * of them an execution that reaches the condition and violates only that
  * axiom, with the cycle (or forbidden pair) written edge by edge in named

@@ -9,11 +9,13 @@
 #     kernel-tree"), read with --model, gives the same output as the
 #     built-in model (Time lines aside) on its 34 litmus tests and on ours,
 #     and on two families of 12 processes, listed by cubes;
+#     --explain names the cat's axioms and relations;
 #  3. an edited copy of that linux-kernel.cat, rfe dropped from hb, makes
 #     LB+ctrl+data (ours) Sometimes (Never as it was), with
 #     --model and with -conf linux-kernel.cfg run inside the copy (files
 #     other than 6.1's are read); -conf in the unedited tree keeps the
-#     built-in model without a warning;
+#     built-in model without a warning; --model-diff of the two models
+#     prints that test only, with the axiom and the witness;
 #  3b. the .def is read: smp_mb()'s tag renamed in a copy changes SB+mbs,
 #     and macros added to a copy (atomic_and, atomic_fetch_or) work;
 #  4. with ../shared there: the litmus tests of Linux 6.12's and 7.2's
@@ -96,6 +98,20 @@ else
 		fi
 	done
 
+	# --explain with the read model: the axiom's name from the cat, the
+	# cycle in the cat's relations (LB+ctrl+data: ctrl, rfe, data, rfe)
+	"$LKMMC" --explain --model "$LKMM_DIR" litmus-tests/LB+ctrl+data.litmus >"$tmp/x1" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] &&
+	   grep -q '^Explanation: the condition is never reached because of happens-before$' "$tmp/x1" &&
+	   [ "$(grep -c -- '--\[rfe\]-->' "$tmp/x1")" = 2 ] &&
+	   grep -q -- '--\[ctrl\]-->' "$tmp/x1" && grep -q -- '--\[data\]-->' "$tmp/x1"; then ok
+	else bad "--explain --model on LB+ctrl+data (status $rc): $(grep -A6 Explanation "$tmp/x1" | head -8)"
+	fi
+	"$LKMMC" --explain --model "$LKMM_DIR" "$probe" >"$tmp/x2" 2>&1
+	grep -q '^Explanation: the condition is never reached because of propagation$' "$tmp/x2" && ok ||
+		bad "--explain --model on $probe: $(grep Explanation "$tmp/x2")"
+
 	# 3. an edited model is followed
 	# LB with a control and a data dependency: no cumul-fence, so only
 	# rfe in hb orders it
@@ -119,6 +135,19 @@ else
 	[ "$(verdict "$tmp/o3")" = Sometimes ] && ok || bad "rfe dropped from hb: $(verdict "$tmp/o3") with -conf, want Sometimes ($(head -1 "$tmp/e3"))"
 	[ "$(verdict "$tmp/o4")" = Never ] && ok || bad "-conf in the kernel's tree: $(verdict "$tmp/o4"), want Never"
 	[ ! -s "$tmp/e4" ] && ok || bad "-conf in the kernel's tree warns: $(head -1 "$tmp/e4")"
+
+	# --model-diff: only LB+ctrl+data differs between the two, with the
+	# forbidding axiom under the kernel's model and a witness under the
+	# edited one
+	"$LKMMC" --model-diff "$LKMM_DIR" "$ed" "$mp" "$probe" >"$tmp/md" 2>"$tmp/mde"
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c '^Differs ' "$tmp/md")" = 1 ] &&
+	   grep -q "^Differs $mp\$" "$tmp/md" &&
+	   grep -q '^model-diff: 2 tests, 1 differ, 0 could not be checked$' "$tmp/md" &&
+	   sed -n "\|^--- $LKMM_DIR\$|,\|^--- $ed\$|p" "$tmp/md" | grep -q '^Explanation: .* happens-before$' &&
+	   sed -n "\|^--- $ed\$|,\$p" "$tmp/md" | grep -q '^Witness:'; then ok
+	else bad "--model-diff (status $rc): $(head -c 400 "$tmp/md") $(head -2 "$tmp/mde")"
+	fi
 
 	# 3b. the .def is read: smp_mb()'s fence renamed to a tag the model
 	# does not know orders nothing (SB+mbs Never -> Sometimes); macros
