@@ -2,36 +2,47 @@
 # bench/conformance-programs.sh - one checker, two inputs: each litmus test
 # checked as litmus (--exists-only) and as the C program lkmmc --to-c makes
 # of it must give the same answer: whether the condition's outcome can
-# happen (the program's assert can be violated), the same flags
-# (data-race, ...), and the same number of failing assertions and hangs in
-# the thread code.
+# happen (the program's final assert can be violated), the same flags
+# (data-race, ...), and the same numbers of failing assertions and of
+# hangs in the thread code.  Three batch runs of lkmmc (convert, check the
+# tests, check the programs), each with -j.
 #
 # usage: bench/conformance-programs.sh [options] [TEST...]
 #   TEST            litmus files (default: every test of ../shared/corpus)
 #   --list FILE     read more tests from FILE, one path a line
 #   --sample N      N tests spread evenly over the (sorted) selection
 #   -j N            tests at a time (default 2)
-#   --timeout S     per check in seconds (default 60)
+#   --timeout S     per test in seconds (default 60)
 #   --out DIR       where results go (default build/conformance-programs)
 # Environment: LKMMC, the binary to test (default ./lkmmc).
 #
-# Writes DIR/results.tsv (test, litmus answer, program answer, agree) and
-# DIR/differences.txt; prints "N agree, N differ, N not converted".
+# Writes DIR/results.tsv (test, litmus answer, program answer, agree /
+# differ / skip; a test lkmmc rejects, and so cannot convert, agrees) and
+# DIR/differences.txt (the rows that do not agree);
+# prints "N agree, N differ, N not converted".  An answer is
+# "V=violated F=flags A=failing-assertions H=hangs" (V=deadlock: no
+# consistent execution, herd7's "Never 0 0"), or "error (...)".
+# Known difference: a litmus test's filter clause has no C form; the
+# program checks every execution, so a flag (a data race) raised only
+# outside the filter shows in the program alone.
 # Exit status: 0 when all agree, 1 otherwise, 2 on usage errors.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 LKMMC=${LKMMC:-./lkmmc}
-case $LKMMC in /*) ;; *) LKMMC=$PWD/$LKMMC ;; esac
 jobs=2 timeout=60 sample=0 out=$root/build/conformance-programs
 tests=()
+usage() {
+	echo "usage: $0 [--list FILE] [--sample N] [-j N] [--timeout S] [--out DIR] [TEST...]" >&2
+	exit 2
+}
 while [ $# -gt 0 ]; do
 	case $1 in
-	--list) mapfile -t -O "${#tests[@]}" tests < "$2"; shift 2 ;;
-	--sample) sample=$2; shift 2 ;;
-	-j) jobs=$2; shift 2 ;;
-	--timeout) timeout=$2; shift 2 ;;
-	--out) out=$2; shift 2 ;;
-	-*) echo "usage: $0 [--list FILE] [--sample N] [-j N] [--timeout S] [--out DIR] [TEST...]" >&2; exit 2 ;;
+	--list) [ $# -ge 2 ] || usage; mapfile -t -O "${#tests[@]}" tests < "$2"; shift 2 ;;
+	--sample) [ $# -ge 2 ] || usage; sample=$2; shift 2 ;;
+	-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
+	--timeout) [ $# -ge 2 ] || usage; timeout=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+	-*) usage ;;
 	*) tests+=("$1"); shift ;;
 	esac
 done
@@ -45,54 +56,106 @@ if [ "$sample" -gt 0 ] && [ "$sample" -lt ${#tests[@]} ]; then
 	for ((i = 0; i < sample; i++)); do picked+=("${tests[$((i * n / sample))]}"); done
 	tests=("${picked[@]}")
 fi
+rm -rf "$out"
 mkdir -p "$out/c"
-export LKMMC timeout out
+printf '%s\n' "${tests[@]}" > "$out/tests.txt"
 
-# answer KIND OUT ERR STATUS: one line "V=.. F=.. A=.. H=.." (or "error").
-answer() {
-	local kind=$1 o=$2 e=$3 rc=$4 v flags
-	if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 4 ]; then
-		echo "error($rc): $(head -n 1 "$e")"
-		return
-	fi
-	if [ "$kind" = litmus ]; then
-		local q w
-		q=$(sed -n 's/^Test [^ ]* //p' "$o" | head -n 1)
-		w=$(sed -n 's/^Observation [^ ]* \([A-Za-z]*\) .*/\1/p' "$o" | head -n 1)
-		if [ "$q" = Required ]; then v=$([ "$w" != Always ] && echo 1 || echo 0)
-		else v=$([ "$w" != Never ] && echo 1 || echo 0); fi
-		flags=$(sed -n 's/^Flag //p' "$o" | sort | tr '\n' ,)
-	else
-		v=$(grep -q '^Assertion violated at ' "$o" && echo 1 || echo 0)
-		flags=$( { grep -q '^Data race: ' "$o" && echo data-race; sed -n 's/^Flag //p' "$o"; } | sort | tr '\n' ,)
-	fi
-	echo "V=$v F=${flags:-none} A=$(grep -c '^Assertion failed: ' "$o") H=$(grep -c '^Spins forever' "$o")"
-}
-export -f answer
+# 1. convert: one output, split at each program's first line
+nice "$LKMMC" -j "$jobs" --to-c --files-from "$out/tests.txt" > "$out/all.c" 2> "$out/convert.err"
+awk -v dir="$out/c" '
+	NR == FNR { idx[$0] = FNR; next }
+	/^\/\* lkmmc --to-c of / {
+		if (f) close(f)
+		f = sprintf("%s/%05d.c", dir, idx[substr($0, 20)])
+	}
+	f { print > f }' "$out/tests.txt" "$out/all.c"
+: > "$out/programs.txt"
+for ((i = 1; i <= ${#tests[@]}; i++)); do
+	c=$(printf '%s/c/%05d.c' "$out" "$i")
+	[ -f "$c" ] && echo "$c" >> "$out/programs.txt"
+done
 
-one() {
-	local t=$1 base c
-	base=$(basename "$t" .litmus)
-	c=$out/c/$(printf '%s' "$t" | md5sum | cut -c1-8)-$base.c
-	local la pa rc
-	timeout "$((timeout + 30))" "$LKMMC" --timeout "$timeout" --exists-only "$t" > "$c.lout" 2> "$c.lerr"
-	rc=$?
-	la=$(answer litmus "$c.lout" "$c.lerr" $rc)
-	if ! "$LKMMC" --to-c "$t" > "$c" 2> "$c.cerr"; then
-		printf '%s\t%s\t%s\t%s\n' "$t" "$la" "not converted: $(head -n 1 "$c.cerr")" skip
-		return
-	fi
-	timeout "$((timeout + 30))" "$LKMMC" --timeout "$timeout" "$c" > "$c.pout" 2> "$c.perr"
-	rc=$?
-	pa=$(answer program "$c.pout" "$c.perr" $rc)
-	printf '%s\t%s\t%s\t%s\n' "$t" "$la" "$pa" "$([ "$la" = "$pa" ] && echo agree || echo differ)"
-}
-export -f one
+# 2. check both
+nice "$LKMMC" -j "$jobs" --exists-only --timeout "$timeout" --times "$out/litmus.tsv" \
+	--files-from "$out/tests.txt" > "$out/litmus.out" 2> "$out/litmus.err"
+nice "$LKMMC" -j "$jobs" --timeout "$timeout" --times "$out/programs.tsv" \
+	--files-from "$out/programs.txt" > "$out/programs.out" 2> "$out/programs.err"
 
-printf '%s\n' "${tests[@]}" | nice xargs -d '\n' -P "$jobs" -I{} bash -c 'one "$1"' _ {} > "$out/results.tsv"
+# 3. compare: litmus blocks start at "Test NAME WORD" (one for each row of
+# litmus.tsv with a verdict), program blocks at "Program PATH"
+awk -F'\t' -v dir="$out/c" '
+	function answer(k,   f) {
+		f = flags[k]
+		return "V=" viol[k] " F=" (f == "" ? "none" : f) " A=" (asrt[k] + 0) " H=" (hang[k] + 0)
+	}
+	function addflag(k, f) { flags[k] = flags[k] f "," }
+	FILENAME ~ /tests.txt$/ { test[FNR] = $0; ntests = FNR; next }
+	FILENAME ~ /litmus.tsv$/ {
+		if (FNR > 1) { nrow++; lstatus[nrow] = $2; lverdict[nrow] = $5 }
+		next
+	}
+	FILENAME ~ /litmus.out$/ {
+		if ($0 ~ /^Test /) {
+			do blk++; while (blk <= nrow && lverdict[blk] == "-")
+			split($0, w, " ")
+			forall[blk] = w[3] == "Required"
+			k = "L" blk
+		}
+		if ($0 ~ /^Observation /) {
+			split($0, w, " ")
+			viol[k] = forall[blk] ? (w[3] != "Always") : (w[3] != "Never")
+			if (w[3] == "Never" && w[4] == 0 && w[5] == 0)
+				viol[k] = "deadlock"
+		}
+		if ($0 ~ /^Flag /) addflag(k, substr($0, 6))
+		if ($0 ~ /^Assertion failed: /) asrt[k]++
+		if ($0 ~ /^Spins forever/) hang[k]++
+		next
+	}
+	FILENAME ~ /programs.tsv$/ {
+		if (FNR > 1) pstatus[$1] = $2
+		next
+	}
+	FILENAME ~ /programs.out$/ {
+		if ($0 ~ /^Program /) { k = "P" substr($0, 9); viol[k] = 0; seen[k] = 1 }
+		if ($0 ~ /^Assertion violated at /) viol[k] = 1
+		if ($0 ~ /^Deadlock: /) viol[k] = "deadlock"
+		if ($0 ~ /^Data race: /) addflag(k, "data-race")
+		if ($0 ~ /^Flag /) addflag(k, substr($0, 6))
+		if ($0 ~ /^Assertion failed: /) asrt[k]++
+		if ($0 ~ /^Spins forever/) hang[k]++
+		next
+	}
+	END {
+		for (i = 1; i <= ntests; i++) {
+			la = lverdict[i] == "-" || lverdict[i] == "" ? "error (" lstatus[i] ")" : answer("L" i)
+			c = sprintf("%s/%05d.c", dir, i)
+			if (!(c in pstatus)) {
+				# a test lkmmc rejects has no program either
+				printf "%s\t%s\tnot converted\t%s\n", test[i], la,
+					la ~ /^error/ ? "agree" : "skip"
+				continue
+			}
+			pa = ("P" c in seen) ? answer("P" c) : "error (" pstatus[c] ")"
+			printf "%s\t%s\t%s\t%s\n", test[i], la, pa, la == pa ? "agree" : "differ"
+		}
+	}' "$out/tests.txt" "$out/litmus.tsv" "$out/litmus.out" "$out/programs.tsv" "$out/programs.out" \
+	> "$out/results.tsv"
 agree=$(grep -c '	agree$' "$out/results.tsv")
 differ=$(grep -c '	differ$' "$out/results.tsv")
 skip=$(grep -c '	skip$' "$out/results.tsv")
 grep -v '	agree$' "$out/results.tsv" > "$out/differences.txt"
 echo "$agree agree, $differ differ, $skip not converted (of ${#tests[@]}; $out/results.tsv)"
+# Time: the checks of the tests that agree, litmus against program.
+awk -F'\t' 'FILENAME ~ /results.tsv$/ { if ($4 == "agree") { keep[$1] = 1; idx[FNR] = 1 } next }
+	FILENAME ~ /litmus.tsv$/ { if (FNR > 1 && ($1 in keep)) { l += $3; n++ } next }
+	FILENAME ~ /programs.tsv$/ {
+		if (FNR == 1) next
+		i = $1; sub(/.*\//, "", i); sub(/\.c$/, "", i)
+		if ((i + 0) in idx) p += $3
+		next
+	}
+	END { printf "time: litmus %.1f s, programs %.1f s over %d tests (programs/litmus %.2f)\n",
+		l, p, n, (l > 0 ? p / l : 0) }' "$out/results.tsv" "$out/litmus.tsv" "$out/programs.tsv"
+
 [ "$differ" -eq 0 ] && [ "$skip" -eq 0 ]

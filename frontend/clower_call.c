@@ -249,6 +249,16 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 					 "function pointers are not supported; "
 					 "call a kernel primitive or a helper "
 					 "defined in the preamble");
+		if (w->t->program && (strcmp(name, "pthread_create") == 0 ||
+				      strcmp(name, "pthread_join") == 0))
+			return cl_err_at(w, c, "%s in a thread: lkmmc creates "
+					 "and joins threads in main only", name);
+		if (w->t->program && (strcmp(name, "abort") == 0 ||
+				      strcmp(name, "exit") == 0 ||
+				      strcmp(name, "pthread_exit") == 0))
+			return cl_err_at(w, c, "%s() in a thread is not "
+					 "supported: return from the thread "
+					 "function, or check with assert()", name);
 		static const char *const alloc[] = {
 			"kmalloc", "kzalloc", "kcalloc", "kmalloc_array",
 			"vmalloc", "vzalloc", "kvmalloc", "kmem_cache_alloc",

@@ -1,6 +1,7 @@
 /*
- * clower_int.h - private to clower*.c: the state of one thread's lowering and
- * the functions the lowering's files share.  Nobody else includes it.
+ * clower_int.h - private to clower*.c and cprog.c: the state of one thread's
+ * lowering and the functions the lowering's files share (cprog.c lowers a
+ * program's threads and reads main with them).  Nobody else includes it.
  */
 #ifndef LKMMC_CLOWER_INT_H
 #define LKMMC_CLOWER_INT_H

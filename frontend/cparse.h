@@ -2,7 +2,8 @@
  * cparse.h - process bodies through libclang: one virtual C file per test
  * (a prelude declaring the kernel API, then each process as a function whose
  * body is the litmus text byte for byte), parsed by libclang and walked into
- * IR instructions.  The libclang index lives as long as the front end.
+ * IR instructions; and (cprog.c) a whole C program, one translation unit,
+ * into the same IR.  The libclang index lives as long as the front end.
  */
 #ifndef LKMMC_CPARSE_H
 #define LKMMC_CPARSE_H

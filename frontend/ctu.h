@@ -2,7 +2,8 @@
  * ctu.h - private to the front end's libclang part: one parsed test (the
  * virtual C file, how its bytes map back to the litmus file, the libclang
  * translation unit) and the two questions every walker asks of it.  cparse.c
- * builds it; layout.c and clower.c read it.  It does not parse or lower.
+ * (a litmus test) and cprog.c (a whole C program, mapped one to one) build
+ * it; layout.c and clower.c read it.  It does not parse or lower.
  */
 #ifndef LKMMC_CTU_H
 #define LKMMC_CTU_H

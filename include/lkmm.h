@@ -27,15 +27,8 @@ typedef signed char s8;
 typedef short s16;
 typedef int s32;
 typedef long long s64;
-#ifndef LKMMC_BOOL_DEFINED
-#define LKMMC_BOOL_DEFINED
-typedef _Bool bool;
-#define true 1
-#define false 0
-#endif
-#ifndef NULL
-#define NULL ((void *)0)
-#endif
+#include <stdbool.h>
+#include <stddef.h>
 
 /* atomic_t, atomic_long_t (atomic64_t is atomic_long_t): one location
  * each.  ATOMIC_INIT(i) gives its initial value. */

@@ -207,11 +207,21 @@ static const char *quant_text(enum ir_quant q)
  * *bad is set when something can go wrong. */
 static int program_answer(struct checker *c, Z3_context z, Z3_solver s,
 			  const struct encoding *enc, const struct lkmm *m,
-			  const int *raised, int found, int unroll,
+			  const int *raised, int found, int unroll, int completes,
 			  double deadline, FILE *out, struct diag *d, int *bad)
 {
 	const struct ir_program *prog = enc->prog;
 	int ok = 1;
+	fprintf(out, "Program %s\n", prog->file);
+	if (!completes) {
+		/* herd7's "Never 0 0": no consistent execution at all. */
+		fputs("Deadlock: no execution of the program reaches its end "
+		      "(a lock taken twice or never released, an RCU grace "
+		      "period inside a read-side section)\n", out);
+		fprintf(c->err, "%s: error: deadlock: no execution reaches the "
+			"end of the program\n", prog->file);
+		*bad = 1;
+	}
 	for (int i = 0; ok && i < prog->nasserts; i++) {
 		const struct ir_final_assert *a = &prog->asserts[i];
 		Z3_ast v = Z3_mk_not(z, enc_cond(enc, a->cond));
@@ -574,7 +584,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	int program_bad = 0;
 	if (ok && prog->is_program)
 		ok = program_answer(c, z, s, enc, &m, raised, found, eopt.unroll,
-				    deadline, out, d, &program_bad);
+				    pos > 0 || neg > 0, deadline, out, d,
+				    &program_bad);
 	else if (ok) {
 		/* The proposition's counts; ~exists prints the negation's. */
 		int validated;

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench/programs.sh - a program and its litmus form take the same time: the
+# lock-algorithm families of bench/gen-families.sh (ticket, ticket-noacq,
+# ttas, mcs, qrwlock, mutex-flag) and the lock counter, each test written as
+# a C program with lkmmc --to-c, checked both ways (--exists-only for the
+# litmus test; a program's check is that) and timed.  It also leaves the C
+# programs in OUT/c for reading.
+#
+# usage: bench/programs.sh [--n LIST] [--out DIR] [--reps R]
+#   --n LIST   process counts (gen-families.sh syntax; default 2-4)
+#   --out DIR  where tests, programs and programs.tsv go
+#              (default build/bench/programs)
+#   --reps R   runs of each check, the fastest counts (default 3)
+# Environment: LKMMC, the binary (default ./lkmmc).
+# Prints one row per test: litmus seconds, program seconds, ratio, and
+# the answers (Never/Sometimes/Always against No errors/Assertion violated).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+LKMMC=${LKMMC:-$root/lkmmc}
+n=2-4 out=$root/build/bench/programs reps=3
+while [ $# -gt 0 ]; do
+	case $1 in
+	--n) n=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--reps) reps=$2; shift 2 ;;
+	*) echo "usage: $0 [--n LIST] [--out DIR] [--reps R]" >&2; exit 2 ;;
+	esac
+done
+mkdir -p "$out/c"
+# fastest N: the least wall time of $reps runs of the command
+fastest() {
+	local best=999999 t
+	for ((r = 0; r < reps; r++)); do
+		t=$( { /usr/bin/time -f %e "$@" > /dev/null 2> /dev/null; } 2>&1 )
+		t=${t##*$'\n'}
+		best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (b < a ? b : a) }')
+	done
+	echo "$best"
+}
+printf 'test\tlitmus_s\tprogram_s\tratio\tlitmus\tprogram\n' | tee "$out/programs.tsv"
+bash "$root/bench/gen-families.sh" --out "$out/litmus" --n "$n" \
+	--families ticket,ticket-noacq,ttas,mcs,qrwlock,mutex-flag,lock-counter |
+while read -r t; do
+	c=$out/c/$(basename "$t" .litmus).c
+	"$LKMMC" --to-c "$t" > "$c" || continue
+	lt=$(fastest nice "$LKMMC" --exists-only "$t")
+	pt=$(fastest nice "$LKMMC" "$c")
+	la=$("$LKMMC" --exists-only "$t" 2> /dev/null | sed -n 's/^Observation [^ ]* \([A-Za-z]*\).*/\1/p')
+	pa=$("$LKMMC" "$c" 2> /dev/null | grep -m1 -o '^No errors\|^Assertion violated')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$t" .litmus)" "$lt" "$pt" \
+		"$(awk -v a="$lt" -v b="$pt" 'BEGIN { printf "%.2f", a > 0 ? b / a : 0 }')" \
+		"$la" "$pa"
+done | tee -a "$out/programs.tsv"
