@@ -23,7 +23,9 @@
 #                      observed states checked against lkmmc's (kernel/)
 
 CC      ?= cc
-LLVM_DIR ?= /usr/lib/llvm-14
+# libclang 17 or later: it gives the operator of an expression
+# (clang_getCursorBinaryOperatorKind); Debian 12 has 19 as libclang-19-dev.
+LLVM_DIR ?= /usr/lib/llvm-19
 CFLAGS  ?= -O2 -g
 # Always applied, also when CFLAGS is given on the command line (make asan).
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(LLVM_DIR)/include $(CFLAGS)
@@ -45,7 +47,7 @@ MAIN_OBJ := build/obj/lkmmc.o
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
 
-DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-dev \
+DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
 	libcmocka-dev graphviz linux-source gnuplot-nox time groff-base
 
 .PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench clean \

@@ -19,8 +19,8 @@
  * locations ("s.f", "a[1]"), and an access through a computed pointer or
  * index chooses among them with IR_E_COND (an address dependency; an index
  * also gets an IR_ASSERT that it is in range); the smp_cond_load family is
- * a READ_ONCE loop.  Operators come from the source text (libclang 14 has
- * no API for them), inside macros from where the #define spells them.
+ * a READ_ONCE loop.  Operators come from the AST (libclang's operator
+ * kinds, clower_util.c), also inside macros.
  *
  * This file lowers statements (blocks, if, loops, switch, goto, return)
  * and holds the entry point; expressions are in clower_expr.c, calls of

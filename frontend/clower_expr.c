@@ -497,12 +497,10 @@ struct ir_expr *cl_rv(struct lw *w, CXCursor c, struct bb *b)
 		struct opform f;
 		cl_opform(w, e, &f);
 		if (f.nkids && f.in_macro) {
-			cl_err_at(w, e, "cannot read this operator of a macro: "
-				  "lkmmc reads operators from the source text "
-				  "(libclang 14 does not give them), which works "
-				  "when the macro puts its parameters in "
-				  "parentheses, as in ((a) - (b)); or write it as "
-				  "a static inline function");
+			cl_err_at(w, e, "clang found a type error in this "
+				  "macro's expansion (a register of no declared "
+				  "type used as a pointer?) and kept no operator "
+				  "for it; declare the register with its type");
 			return NULL;
 		}
 		if (f.nkids == 1)

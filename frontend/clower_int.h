@@ -101,15 +101,18 @@ struct lw {
 
 /* An operator expression: UnaryOperator, BinaryOperator,
  * CompoundAssignOperator, or a RecoveryExpr of either shape (an expression
- * with a type error that clang kept; see cparse.c).  libclang 14 does not
- * give operators, so they are read from the source. */
+ * with a type error that clang kept; see cparse.c).  The operator comes
+ * from the AST (libclang's operator kinds), wherever it is written (in a
+ * macro's body, through its parameters, nested); a RecoveryExpr has none
+ * in the AST, so its operator is the token between its operands in the
+ * source text. */
 struct opform {
 	int nkids;       /* 1 unary, 2 binary, 0 not an operator expression */
 	CXCursor kid[2]; /* the operands */
 	char op[4];      /* the operator token */
 	int postfix;     /* unary x++ / x-- */
-	int in_macro;    /* the operator is not in the source text (it comes
-			  * from a macro's body) */
+	int in_macro;    /* a RecoveryExpr whose operator is not in the source
+			  * text (it comes from a macro's body): unknown */
 };
 
 /* Virtual-file offsets of the start and end of cursor c (w in scope). */

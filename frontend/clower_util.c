@@ -17,6 +17,10 @@
 #include "fe.h"
 #include "kapi.h"
 
+#if CINDEX_VERSION_MINOR < 64
+#error "lkmmc needs libclang 17 or later (operator kinds); set LLVM_DIR"
+#endif
+
 /* --- positions and text ------------------------------------------------ */
 
 /* Offset in the virtual file of a location; (size_t)-1 in another file
@@ -166,63 +170,47 @@ static int arg_comma(const char *t, size_t off)
 	return 1;
 }
 
-/* Where the first token of c is spelled in the virtual file: inside a
- * macro's body for code the macro expands to (libclang's tokens are
- * spelling positions, its cursor positions are not); -1 if unknown. */
-static size_t spelled_at(struct lw *w, CXCursor c)
+/* The operator of a BinaryOperator, CompoundAssignOperator or
+ * UnaryOperator, from the AST (libclang 17 and later give its kind), into
+ * f->op; "" when its spelling does not fit (__extension__, __real). */
+static void ast_op(CXCursor e, enum CXCursorKind k, struct opform *f)
 {
-	CXToken *tk;
-	unsigned n = 0;
-	clang_tokenize(w->t->tu, clang_getCursorExtent(c), &tk, &n);
-	size_t off = (size_t)-1;
-	if (n > 0)
-		off = cl_vfile_off(w->t, clang_getTokenLocation(w->t->tu, tk[0]));
-	clang_disposeTokens(w->t->tu, tk, n);
-	return off;
+	CXString s;
+	if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(e);
+		f->postfix = u == CXUnaryOperator_PostInc ||
+			     u == CXUnaryOperator_PostDec;
+		s = clang_getUnaryOperatorKindSpelling(u);
+	} else {
+		s = clang_getBinaryOperatorKindSpelling(
+			clang_getCursorBinaryOperatorKind(e));
+	}
+	const char *sp = clang_getCString(s);
+	if (sp && strlen(sp) < sizeof f->op)
+		strcpy(f->op, sp);
+	clang_disposeString(s);
 }
 
-/* The operator of e, written in a macro's body: the token just before
- * the last operand, when both are spelled in the same #define (so
- * "#define NEXT(v) ((v) + 1)" works, but "a + b" with parameters a, b
- * unparenthesised does not: the operands are spelled where the macro is
- * used).  Returns 1 and sets f->op (and f->postfix) when found. */
-static int macro_op(struct lw *w, CXCursor e, struct opform *f)
+/* A RecoveryExpr (a type error clang kept) has no operator in the AST:
+ * the token between its operands (before the operand of a unary one,
+ * after it when postfix) in the source text.  f->in_macro when that token
+ * is not there (the expression comes from a macro's body). */
+static void recovery_op(struct lw *w, CXCursor e, struct opform *f)
 {
-	size_t se = spelled_at(w, e), sk = spelled_at(w, f->kid[f->nkids - 1]);
-	if (se == (size_t)-1 || sk == (size_t)-1 || sk < se)
-		return 0;
-	const char *t = w->t->buf;
-	for (size_t i = se; i < sk; i++)
-		if (t[i] == '\n' && (i == 0 || t[i - 1] != '\\'))
-			return 0; /* not in one #define */
-	size_t ls = se; /* the start of the (continued) line */
-	while (ls > 0 && !(t[ls - 1] == '\n' && (ls < 2 || t[ls - 2] != '\\')))
-		ls--;
-	while (t[ls] == ' ' || t[ls] == '\t')
-		ls++;
-	if (t[ls] != '#')
-		return 0; /* spelled where the macro is used, not in its body */
-	if (f->nkids == 1 && sk == se) {
-		/* Postfix x++ / x--: the token after the operand. */
-		return 0;
+	size_t at, lo, hi; /* operator offset and its bounds */
+	if (f->nkids == 1) {
+		f->postfix = b_start(e) == b_start(f->kid[0]);
+		at = lo = f->postfix ? b_end(f->kid[0]) : b_start(e);
+		hi = f->postfix ? b_end(e) : b_start(f->kid[0]);
+	} else {
+		at = lo = b_end(f->kid[0]);
+		hi = b_start(f->kid[1]);
 	}
-	/* The last token that starts before sk. */
-	size_t off = se, last = (size_t)-1;
-	for (;;) {
-		struct ctok tok = cscan_token(t, off, sk);
-		if (tok.kind == CT_EOF || tok.kind == CT_BAD)
-			break;
-		last = tok.off;
-		off = tok.off + tok.len;
-	}
-	struct ctok tok = last == (size_t)-1 ? (struct ctok){ CT_EOF, 0, 0 }
-		: cscan_token(t, last, sk);
-	if (tok.kind != CT_PUNCT || tok.len >= 4)
-		return 0;
-	memcpy(f->op, t + tok.off, tok.len);
-	f->op[tok.len] = '\0';
-	f->postfix = 0;
-	return 1;
+	op_at(w, at, f->op);
+	struct ctok tok = cscan_token(w->t->buf, at, w->t->len);
+	f->in_macro = at == (size_t)-1 || tok.off < lo ||
+		      tok.off + tok.len > hi ||
+		      (strcmp(f->op, ",") == 0 && arg_comma(w->t->buf, tok.off));
 }
 
 void cl_opform(struct lw *w, CXCursor e, struct opform *f)
@@ -232,34 +220,18 @@ void cl_opform(struct lw *w, CXCursor e, struct opform *f)
 	f->op[0] = '\0';
 	f->postfix = 0;
 	f->in_macro = 0;
+	int recovery = k == CXCursor_UnexposedExpr && !transparent(w, e);
 	if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator &&
-	    k != CXCursor_CompoundAssignOperator &&
-	    !(k == CXCursor_UnexposedExpr && !transparent(w, e)))
+	    k != CXCursor_CompoundAssignOperator && !recovery)
 		return;
 	int n = cl_expr_kids(w, e, f->kid, 2);
-	size_t at = 0, lo = 0, hi = 0; /* operator offset and its bounds */
-	if (n == 1) {
-		f->postfix = b_start(e) == b_start(f->kid[0]);
-		at = f->postfix ? b_end(f->kid[0]) : b_start(e);
-		lo = f->postfix ? b_end(f->kid[0]) : b_start(e);
-		hi = f->postfix ? b_end(e) : b_start(f->kid[0]);
-		f->nkids = 1;
-	} else if (n == 2) {
-		at = lo = b_end(f->kid[0]);
-		hi = b_start(f->kid[1]);
-		f->nkids = 2;
-	} else {
+	if (n != 1 && n != 2)
 		return;
-	}
-	op_at(w, at, f->op);
-	/* In a macro expansion the operands map to the macro's name and
-	 * the operator is not in the text: no room for it there. */
-	struct ctok tok = cscan_token(w->t->buf, at, w->t->len);
-	f->in_macro = at == (size_t)-1 || tok.off < lo ||
-		      tok.off + tok.len > hi ||
-		      (strcmp(f->op, ",") == 0 && arg_comma(w->t->buf, tok.off));
-	if (f->in_macro && macro_op(w, e, f))
-		f->in_macro = 0;
+	f->nkids = n;
+	if (recovery)
+		recovery_op(w, e, f);
+	else
+		ast_op(e, k, f);
 }
 
 /* Is op an assignment operator ("=", "+=", ...)? */

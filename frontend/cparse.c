@@ -624,6 +624,7 @@ int cparse_bodies(struct cparse *cp, struct fe *fe)
 		const char *args[] = {
 			"-x", "c", "-std=gnu11", "-w", "-nostdinc",
 			"-ferror-limit=5", "-Wno-int-conversion",
+			"-Wno-implicit-function-declaration",
 			"-Xclang", "-frecovery-ast",
 			"-Xclang", "-frecovery-ast-type",
 			"-iquote", dir,

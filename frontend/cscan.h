@@ -2,8 +2,9 @@
  * cscan.h - a light scanner over C text: skips C comments, strings and
  * character literals, matches braces, and splits C into tokens.  Used to
  * find where a process body ends, to find the identifiers a body uses
- * (implicit registers) and to read the operator of a libclang expression
- * (libclang 14 has no API for that).  It is not a C parser.
+ * (implicit registers) and to read the operator of an expression clang
+ * kept with a type error (a RecoveryExpr has no operator in the AST).  It
+ * is not a C parser.
  */
 #ifndef LKMMC_CSCAN_H
 #define LKMMC_CSCAN_H
