@@ -593,10 +593,20 @@ static struct ir_expr *select_part(struct lw *w, CXCursor at,
 		return x;
 	}
 	if (obj->kind == IR_E_COND && obj->b->kind == IR_E_LOC) {
-		/* A choice made by an outer field access: choose inside. */
+		/* A choice made by an outer field access or index: choose
+		 * inside.  The last alternative of a computed index is the
+		 * array object itself (out of range, see index_choice): the
+		 * access stays there. */
+		const struct ir_expr *oc = obj->c;
+		const char *cn = oc->kind == IR_E_LOC ? prog->locs[oc->loc].name : "";
+		size_t cl = strlen(cn);
+		int out_of_range = oc->kind == IR_E_LOC &&
+				   w->fe->locx[oc->loc].is_object &&
+				   strncmp(prog->locs[obj->b->loc].name, cn, cl) == 0 &&
+				   prog->locs[obj->b->loc].name[cl] == '[';
 		struct ir_expr *b = select_part(w, at, obj->b, tname, suffix);
-		struct ir_expr *c = obj->c->kind == IR_E_LOC ||
-				    obj->c->kind == IR_E_COND
+		struct ir_expr *c = !out_of_range &&
+				    (oc->kind == IR_E_LOC || oc->kind == IR_E_COND)
 			? select_part(w, at, obj->c, tname, suffix) : obj->c;
 		if (!b || !c)
 			return NULL;

@@ -215,6 +215,10 @@ int fe_loc_declare(struct fe *fe, const char *name, const char *ctype,
 		int i = fe_loc_use(fe, name, off);
 		struct fe_locx *x = &fe->locx[i];
 		struct ir_location *loc = &fe->prog->locs[i];
+		size_t n = strlen(ctype);
+		if (x->is_object && strncmp(loc->ctype, ctype, n) == 0 &&
+		    loc->ctype[n] == '[')
+			return i; /* "struct foo *a" for "struct foo a[2]" */
 		if (x->kind_known && strcmp(loc->ctype, ctype) != 0) {
 			fe_error(fe, off, "location '%s' is %s here but %s at "
 				 "line %d:%d; use one type for it everywhere",
