@@ -625,6 +625,7 @@ int cparse_bodies(struct cparse *cp, struct fe *fe)
 			"-x", "c", "-std=gnu11", "-w", "-nostdinc",
 			"-ferror-limit=5", "-Wno-int-conversion",
 			"-Wno-implicit-function-declaration",
+			"-Wno-incompatible-function-pointer-types",
 			"-Xclang", "-frecovery-ast",
 			"-Xclang", "-frecovery-ast-type",
 			"-iquote", dir,
