@@ -16,6 +16,7 @@
 
 #include "cli/batch.h"
 #include "cli/herd7opts.h"
+#include "cli/json.h"
 #include "cli/modeldiff.h"
 #include "frontend/frontend.h"
 #include "kernel/kmod.h"
@@ -31,7 +32,7 @@ enum opt_act {
 	OPT_UNROLL,
 	OPT_TIMEOUT, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
-	OPT_TIMES, OPT_HELP, OPT_VERSION,
+	OPT_TIMES, OPT_JSON, OPT_HELP, OPT_VERSION,
 };
 
 /* What follows an option on the command line. */
@@ -112,6 +113,9 @@ static const struct lkmmc_opt options[] = {
 	{"--times", NULL, OPT_TIMES, OPT_ARG_WORD, 0, 0, "a file name",
 	 "  --times FILE      write one TSV row per test: path, status, wall\n"
 	 "                    seconds, peak RSS in kB, verdict, number of states\n"},
+	{"--json", NULL, OPT_JSON, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --json            print one JSON object per test, one a line (JSON\n"
+	 "                    Lines; docs/json.md), errors and time-outs too\n"},
 	{"--help", NULL, OPT_HELP, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --help            this text\n"},
 	{"--version", NULL, OPT_VERSION, OPT_ARG_NONE, 0, 0, NULL,
@@ -146,6 +150,7 @@ static void usage(FILE *out)
 
 struct options {
 	int dump_ir;                  /* --dump-ir */
+	int json;                     /* --json: JSON Lines (cli/json.h) */
 	int to_c;                     /* --to-c */
 	struct batch_options batch;   /* -j, --progress, --times */
 	const char *files_from;       /* --files-from FILE, or NULL */
@@ -285,6 +290,7 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 	case OPT_FILES_FROM: opt->files_from = val; break;
 	case OPT_PROGRESS: opt->batch.progress = 1; break;
 	case OPT_TIMES: opt->batch.times_path = val; break;
+	case OPT_JSON: opt->json = 1; break;
 	case OPT_HELP: return PARSED_HELP;
 	case OPT_VERSION: return PARSED_VERSION;
 	}
@@ -335,6 +341,10 @@ static enum parsed parse_options(int argc, char **argv, struct options *opt,
 		fprintf(stderr, "lkmmc: -j cannot be combined with --kmod (generating modules is fast; drop -j)\n");
 		return PARSED_ERROR;
 	}
+	if (opt->json && (opt->dump_ir || opt->to_c || opt->kmod_dir || opt->diff_dirs[0])) {
+		fprintf(stderr, "lkmmc: --json is for checking tests: it cannot be combined with --dump-ir, --to-c, --kmod or --model-diff\n");
+		return PARSED_ERROR;
+	}
 	return PARSED_OK;
 }
 
@@ -347,16 +357,18 @@ struct run {
 };
 
 /* Parse one file and do what the options say; its exit status: 0 it went
- * well, 1 it could not be parsed or checked, 3 an assertion can fail or a
- * thread can hang, 4 --unroll auto hit its limit. */
-static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
+ * well, 1 it could not be parsed or checked (d says why, also on err), 3
+ * an assertion can fail or a thread can hang, 4 --unroll auto hit its
+ * limit. */
+static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
+		       struct diag *dp)
 {
-	struct run *run = ctx;
 	struct diag d = {0};
 	int status = 0;
 	struct ir_program *prog = frontend_parse_file(run->fe, path, &d);
 	if (!prog) {
 		diag_print(&d, err);
+		*dp = d;
 		return 1;
 	}
 	if (run->opt->dump_ir) {
@@ -385,7 +397,61 @@ static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
 	}
 	fflush(out);
 	ir_program_free(prog);
+	*dp = d;
 	return status;
+}
+
+/* The model named in --json objects. */
+static const char *model_name(const struct options *opt)
+{
+	return opt->model_dir ? opt->model_dir
+		: opt->check.model_conf ? opt->check.model_conf : "built-in";
+}
+
+/* One file: its answer as text, or with --json as one JSON object made
+ * from that text (its messages still go to err as well). */
+static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
+{
+	struct run *run = ctx;
+	struct diag d = {0};
+	if (!run->opt->json)
+		return handle_file(run, path, out, err, &d);
+	char *text = NULL, *msgs = NULL;
+	size_t text_len = 0, msgs_len = 0;
+	FILE *tf = open_memstream(&text, &text_len);
+	FILE *mf = open_memstream(&msgs, &msgs_len);
+	if (!tf || !mf)
+		abort();
+	int status = handle_file(run, path, tf, mf, &d);
+	fclose(tf);
+	fclose(mf);
+	struct json_test jt = {
+		.file = path, .model = model_name(run->opt), .status = status,
+		.error = d.set ? &d : NULL, .error_kind = json_error_kind(d.msg),
+		.text = text, .text_len = text_len,
+		.messages = msgs, .messages_len = msgs_len,
+	};
+	json_test_write(out, &jt);
+	fflush(out);
+	fwrite(msgs, 1, msgs_len, err);
+	free(text);
+	free(msgs);
+	return status;
+}
+
+/* A file whose worker was lost (killed at the time limit, or crashed), as
+ * a JSON error object (batch_options.lost). */
+static void lost_file(void *ctx, const char *path, int timed_out,
+		      const char *message, FILE *out)
+{
+	struct run *run = ctx;
+	struct diag d = {0};
+	diag_error(&d, path, 0, 0, "%s", message);
+	struct json_test jt = {
+		.file = path, .model = model_name(run->opt), .status = 1,
+		.error = &d, .error_kind = timed_out ? "timeout" : "crash",
+	};
+	json_test_write(out, &jt);
 }
 
 /* The files of the command line followed by those listed in list_path
@@ -530,6 +596,8 @@ int main(int argc, char **argv)
 			opt.batch.jobs = 1;
 		if (!opt.batch.progress && nfiles >= 20 && isatty(2))
 			opt.batch.progress = 1;
+		if (opt.json)
+			opt.batch.lost = lost_file;
 		status = batch_run(&opt.batch, nfiles, files, run_file, &run);
 	} else {
 		for (int i = 0; i < nfiles; i++)

@@ -229,24 +229,37 @@ static void bury(struct batch *b, struct worker *w)
 		r->done = 1;
 		r->seconds = clock_now() - w->start;
 		char msg[512];
-		int k;
 		if (w->killed) {
 			r->status = 1;
 			r->timed_out = 1;
-			k = snprintf(msg, sizeof msg,
-				     "%s: error: solver gave up while checking (time-out: "
-				     "stopped after %.1f s, the limit being %.0f s); try "
-				     "--timeout with a larger value or --exists-only\n",
-				     b->files[w->index], r->seconds, b->opt->kill_after);
+			snprintf(msg, sizeof msg,
+				 "solver gave up while checking (time-out: "
+				 "stopped after %.1f s, the limit being %.0f s); try "
+				 "--timeout with a larger value or --exists-only",
+				 r->seconds, b->opt->kill_after);
 		} else {
 			r->status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-			k = snprintf(msg, sizeof msg,
-				     "%s: internal error: lkmmc crashed on this test (%s %d); "
-				     "please report it with the test attached\n",
-				     b->files[w->index], WIFSIGNALED(st) ? "signal" : "exit",
-				     WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			snprintf(msg, sizeof msg,
+				 "lkmmc crashed on this test (%s %d); "
+				 "please report it with the test attached",
+				 WIFSIGNALED(st) ? "signal" : "exit",
+				 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		}
-		text_add(&r->err, msg, (size_t)k);
+		char line[1200];
+		int k = snprintf(line, sizeof line, "%s: %serror: %s\n", b->files[w->index],
+				 w->killed ? "" : "internal ", msg);
+		text_add(&r->err, line, (size_t)k < sizeof line ? (size_t)k : sizeof line - 1);
+		if (b->opt->lost) {
+			char *obuf = NULL;
+			size_t olen = 0;
+			FILE *o = open_memstream(&obuf, &olen);
+			if (o) {
+				b->opt->lost(b->ctx, b->files[w->index], w->killed, msg, o);
+				fclose(o);
+				text_add(&r->out, obuf, olen);
+				free(obuf);
+			}
+		}
 	}
 	free(w->in.buf);
 	*w = (struct worker){.pid = 0, .index = -1};
@@ -283,12 +296,35 @@ static void drain(struct batch *b, struct worker *w)
 	}
 }
 
+/* With --json (the output is an object): its "verdict" and "nstates",
+ * the first of each being the test's own (docs/json.md). */
+static void json_summary(const struct text *t, char *verdict, size_t vn, long *states)
+{
+	char *buf = xmalloc(t->len + 1);
+	memcpy(buf, t->buf, t->len);
+	buf[t->len] = '\0';
+	const char *v = strstr(buf, "\"verdict\":\"");
+	const char *n = strstr(buf, "\"nstates\":");
+	if (v) {
+		v += 11;
+		size_t k = strcspn(v, "\"");
+		snprintf(verdict, vn, "%.*s", (int)k, v);
+	}
+	if (n)
+		sscanf(n + 10, "%ld", states);
+	free(buf);
+}
+
 /* The word after the test name on the last "Observation" line, and the
- * number on the "States" line. */
+ * number on the "States" line (or the same fields of a JSON object). */
 static void summary(const struct text *t, char *verdict, size_t vn, long *states)
 {
 	snprintf(verdict, vn, "-");
 	*states = -1;
+	if (t->len && t->buf[0] == '{') {
+		json_summary(t, verdict, vn, states);
+		return;
+	}
 	size_t i = 0;
 	while (i < t->len) {
 		const char *line = t->buf + i;

@@ -28,6 +28,11 @@ struct batch_options {
 	double kill_after;      /* seconds a worker may spend on one file: past
 				 * them it is killed and the file reported as
 				 * timed out (0: no limit) */
+	/* What a file whose worker was lost (killed at the limit: timed_out
+	 * 1; crashed: 0) prints on stdout, given the message said on stderr
+	 * (without "path: error: "); NULL: nothing. */
+	void (*lost)(void *ctx, const char *path, int timed_out,
+		     const char *message, FILE *out);
 };
 
 /* Handle one file, writing its answer to out and its errors to err.

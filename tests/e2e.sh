@@ -18,6 +18,7 @@ for t in \
 	tests/e2e-deps.sh \
 	tests/e2e-install.sh \
 	tests/e2e-programs.sh \
+	tests/e2e-json.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"

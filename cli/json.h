@@ -1,0 +1,46 @@
+/*
+ * json.h - lkmmc --json: one test's answer as one line of JSON (JSON
+ * Lines), the format docs/json.md describes field by field.
+ *
+ * The object is made from what a test printed in herd7's text format (the
+ * States block, then the witness, the explanation, a data race and the
+ * assertion/unwinding notes, as solver/check.c prints them), from its
+ * messages on stderr, and from its error when it failed.  The text format
+ * is lkmmc's contract with herd7's users; the JSON is a translation of it,
+ * so both say the same.  It does not check tests nor print the text.
+ */
+#ifndef LKMMC_JSON_H
+#define LKMMC_JSON_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/diag.h"
+
+/* The version of the format, "json_version" in every object: raised when
+ * a field changes meaning or goes; new fields may come without it. */
+#define LKMMC_JSON_VERSION 1
+
+/* What is known about one test besides its text output. */
+struct json_test {
+	const char *file;         /* its path, as given */
+	const char *model;        /* the model it was checked with (a folder,
+				   * a -conf file or "built-in") */
+	int status;               /* its exit status: 0, 1, 3 or 4 */
+	const struct diag *error; /* why it failed, or NULL */
+	const char *error_kind;   /* "error", "timeout" or "crash" (with
+				   * error) */
+	const char *text;         /* its standard output in text format */
+	size_t text_len;          /* bytes of text */
+	const char *messages;     /* its standard error (warnings; the
+				   * error's own line is left out) */
+	size_t messages_len;      /* bytes of messages */
+};
+
+/* Write t as one JSON object and a newline. */
+void json_test_write(FILE *out, const struct json_test *t);
+
+/* "timeout" when an error message says the solver gave up, else "error". */
+const char *json_error_kind(const char *message);
+
+#endif
