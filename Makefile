@@ -48,7 +48,8 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/%.c=build/tests/%)
 
 DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
-	libcmocka-dev graphviz linux-source gnuplot-nox time groff-base
+	libcmocka-dev graphviz linux-source gnuplot-nox time groff-base python3 \
+	parallel
 
 .PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench clean \
 	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps

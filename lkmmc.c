@@ -18,6 +18,7 @@
 #include "cli/herd7opts.h"
 #include "cli/json.h"
 #include "cli/modeldiff.h"
+#include "cli/shard.h"
 #include "frontend/frontend.h"
 #include "kernel/kmod.h"
 #include "models/cat.h"
@@ -32,7 +33,7 @@ enum opt_act {
 	OPT_UNROLL,
 	OPT_TIMEOUT, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
-	OPT_TIMES, OPT_JSON, OPT_HELP, OPT_VERSION,
+	OPT_TIMES, OPT_JSON, OPT_SHARD, OPT_HELP, OPT_VERSION,
 };
 
 /* What follows an option on the command line. */
@@ -116,6 +117,10 @@ static const struct lkmmc_opt options[] = {
 	{"--json", NULL, OPT_JSON, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --json            print one JSON object per test, one a line (JSON\n"
 	 "                    Lines; docs/json.md), errors and time-outs too\n"},
+	{"--shard", NULL, OPT_SHARD, OPT_ARG_WORD, 0, 0, "K/N, shard K of N (1 <= K <= N)",
+	 "  --shard K/N       check only shard K of N of the files (by a hash of\n"
+	 "                    each file's name: the N shards of N machines\n"
+	 "                    cover the list once, whatever its order)\n"},
 	{"--help", NULL, OPT_HELP, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --help            this text\n"},
 	{"--version", NULL, OPT_VERSION, OPT_ARG_NONE, 0, 0, NULL,
@@ -154,6 +159,7 @@ struct options {
 	int to_c;                     /* --to-c */
 	struct batch_options batch;   /* -j, --progress, --times */
 	const char *files_from;       /* --files-from FILE, or NULL */
+	struct shard shard;           /* --shard K/N (n 0: all files) */
 	const char *kmod_dir;         /* --kmod OUTDIR */
 	unsigned long kmod_iters;     /* --kmod-iters N */
 	struct check_options check;   /* how to check each test */
@@ -291,6 +297,12 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 	case OPT_PROGRESS: opt->batch.progress = 1; break;
 	case OPT_TIMES: opt->batch.times_path = val; break;
 	case OPT_JSON: opt->json = 1; break;
+	case OPT_SHARD:
+		if (!shard_parse(val, &opt->shard)) {
+			fprintf(stderr, "lkmmc: --shard needs %s, not '%s' (try --help)\n", o->what, val);
+			return PARSED_ERROR;
+		}
+		break;
 	case OPT_HELP: return PARSED_HELP;
 	case OPT_VERSION: return PARSED_VERSION;
 	}
@@ -456,19 +468,21 @@ static void lost_file(void *ctx, const char *path, int timed_out,
 
 /* The files of the command line followed by those listed in list_path
  * (one a line, blank lines skipped; "-" is stdin).  NULL, said on stderr,
- * when the list cannot be read.  Listed paths are the caller's to free. */
+ * when the list cannot be read.  Every path is a copy: free_file_list. */
 static char **file_list(char **args, int nargs, const char *list_path, int *n)
 {
 	int cap = nargs + 16;
 	char **files = xmalloc_array((size_t)cap, sizeof *files);
 	for (int i = 0; i < nargs; i++)
-		files[i] = args[i];
+		files[i] = xstrdup(args[i]);
 	*n = nargs;
 	if (!list_path)
 		return files;
 	FILE *f = strcmp(list_path, "-") == 0 ? stdin : fopen(list_path, "r");
 	if (!f) {
 		fprintf(stderr, "lkmmc: cannot read the list %s: %s\n", list_path, strerror(errno));
+		for (int i = 0; i < nargs; i++)
+			free(files[i]);
 		free(files);
 		return NULL;
 	}
@@ -489,9 +503,9 @@ static char **file_list(char **args, int nargs, const char *list_path, int *n)
 	return files;
 }
 
-static void free_file_list(char **files, int nargs, int nfiles)
+static void free_file_list(char **files, int nfiles)
 {
-	for (int i = nargs; i < nfiles; i++)
+	for (int i = 0; i < nfiles; i++)
 		free(files[i]);
 	free(files);
 }
@@ -527,13 +541,14 @@ int main(int argc, char **argv)
 			return 2;
 		if (n == 0) {
 			fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
-			free_file_list(files, argc - first_file, n);
+			free_file_list(files, n);
 			return 2;
 		}
+		n = shard_filter(&opt.shard, files, n);
 		int st = model_diff(&opt.check, opt.diff_dirs[0], opt.diff_dirs[1],
 				    opt.check.unroll_auto ? opt.check.unroll_auto : opt.check.unroll,
 				    n, files, stdout, stderr);
-		free_file_list(files, argc - first_file, n);
+		free_file_list(files, n);
 		return st;
 	}
 	/* The model: --model DIR, or the files a -conf names when they are
@@ -556,10 +571,12 @@ int main(int argc, char **argv)
 	}
 	if (nfiles == 0) {
 		fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
-		free_file_list(files, nargs, nfiles);
+		free_file_list(files, nfiles);
 		cat_model_free(model);
 		return 2;
 	}
+	/* --shard: this shard's files only (possibly none: nothing to do) */
+	nfiles = shard_filter(&opt.shard, files, nfiles);
 
 	struct run run = {.opt = &opt, .fe = frontend_new()};
 	frontend_set_cargs(run.fe, opt.cargs, opt.ncargs);
@@ -577,7 +594,7 @@ int main(int argc, char **argv)
 		if (!run.kmod) {
 			diag_print(&d, stderr);
 			frontend_free(run.fe);
-			free_file_list(files, nargs, nfiles);
+			free_file_list(files, nfiles);
 			cat_model_free(model);
 			return 1;
 		}
@@ -603,7 +620,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nfiles; i++)
 			status = batch_status_combine(status, run_file(&run, files[i], stdout, stderr));
 	}
-	free_file_list(files, nargs, nfiles);
+	free_file_list(files, nfiles);
 	checker_free(run.checker);
 	kmod_batch_free(run.kmod);
 	frontend_free(run.fe);

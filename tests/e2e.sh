@@ -19,6 +19,7 @@ for t in \
 	tests/e2e-install.sh \
 	tests/e2e-programs.sh \
 	tests/e2e-json.sh \
+	tests/e2e-shard.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"
