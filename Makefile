@@ -21,6 +21,11 @@
 #   make check-kernel-corpus   the same scripts judge ../shared/corpus (long)
 #   make check-kernel  every litmus test as a kernel module in a QEMU guest,
 #                      observed states checked against lkmmc's (kernel/)
+#   make deb-deps the Debian packaging tools (debhelper, lintian, ...)
+#   make deb      build/deb/lkmmc_*.deb with dpkg-buildpackage from a clean
+#                 clone of HEAD (debian/), then lintian on it
+#   make check-deb  the long packaging test: make deb, install the .deb,
+#                 run the installed lkmmc (tests/e2e-deb.sh; a few minutes)
 
 CC      ?= cc
 # libclang 17 or later: it gives the operator of an expression
@@ -29,7 +34,10 @@ LLVM_DIR ?= /usr/lib/llvm-19
 CFLAGS  ?= -O2 -g
 # Always applied, also when CFLAGS is given on the command line (make asan).
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -I$(LLVM_DIR)/include $(CFLAGS)
-LDLIBS  += -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -lz3 -lm
+# Where the binary looks for libclang at run time; empty for the Debian
+# package (debian/rules), whose libclang is on the default path.
+RPATH   ?= -Wl,-rpath,$(LLVM_DIR)/lib
+LDLIBS  += -L$(LLVM_DIR)/lib $(RPATH) -lclang -lz3 -lm
 
 # Where the kernel's tools/memory-model is extracted (git-ignored).
 KTREE   := build/linux
@@ -51,16 +59,18 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
 	libcmocka-dev graphviz linux-source gnuplot-nox time groff-base python3 \
 	parallel
 
+.PHONY: deb deb-deps check-deb
 .PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench clean \
 	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
 all: lkmmc
 
+# CPPFLAGS and LDFLAGS: empty here, dpkg-buildflags' hardening in debian/.
 lkmmc: $(LIB_OBJS) $(MAIN_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/obj/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(KMOD_HARNESS_C): kernel/harness.tmpl
 	@mkdir -p $(dir $@)
@@ -149,18 +159,35 @@ MANDIR  := $(PREFIX)/share/man/man1
 COMPDIR := $(PREFIX)/share/bash-completion/completions
 # lkmmc's headers for C programs, for reading (lkmmc has them built in).
 INCDIR  := $(PREFIX)/include/lkmmc
+# The bundled litmus tests with their expected states, as examples.
+EXDIR   := $(PREFIX)/share/lkmmc/litmus-tests
+EXAMPLES := $(wildcard litmus-tests/*.litmus litmus-tests/*.states litmus-tests/*.h)
 install: lkmmc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 lkmmc $(DESTDIR)$(BINDIR)/lkmmc
 	install -m 644 docs/lkmmc.1 $(DESTDIR)$(MANDIR)/lkmmc.1
 	install -m 644 cli/lkmmc.bash-completion $(DESTDIR)$(COMPDIR)/lkmmc
-	install -d $(DESTDIR)$(INCDIR)
+	install -d $(DESTDIR)$(INCDIR) $(DESTDIR)$(EXDIR)
 	install -m 644 $(CHEADERS) $(DESTDIR)$(INCDIR)
+	install -m 644 $(EXAMPLES) $(DESTDIR)$(EXDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/lkmmc $(DESTDIR)$(MANDIR)/lkmmc.1 $(DESTDIR)$(COMPDIR)/lkmmc
 	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(CHEADERS)))
-	-rmdir $(DESTDIR)$(INCDIR) 2>/dev/null
+	rm -f $(addprefix $(DESTDIR)$(EXDIR)/,$(notdir $(EXAMPLES)))
+	-rmdir $(DESTDIR)$(INCDIR) $(DESTDIR)$(EXDIR) $(DESTDIR)$(PREFIX)/share/lkmmc 2>/dev/null
+
+# The Debian package (debian/), built from a clean clone of HEAD: what is
+# not committed is not in it.
+DEB_BUILD_PACKAGES := debhelper dpkg-dev fakeroot lintian git
+deb-deps:
+	$(call apt_install,$(DEB_BUILD_PACKAGES) libclang-14-dev libz3-dev,--no-install-recommends)
+
+deb:
+	@bash tests/e2e-deb.sh --build-only
+
+check-deb:
+	@bash tests/e2e-deb.sh
 
 asan:
 	$(MAKE) --no-print-directory clean-obj
