@@ -1,6 +1,9 @@
 /*
  * lkmmc.c - the command line: parse options, then for each litmus file run
- * the front end and either dump the IR or check the test.
+ * the front end and either dump the IR or check the test.  --shard keeps
+ * one share of the files (cli/shard.h); --json turns each test's answer
+ * into one JSON object (cli/json.h); -j, --times and --timeout run the
+ * files in worker processes (cli/batch.h).
  *
  * Exit codes: 0 every test was parsed and checked; 1 some test failed to
  * parse or check (its error is on stderr); 2 usage error; 3 the code of
