@@ -117,7 +117,11 @@ if [ -d ../shared/corpus ]; then
 	nice "$LKMMC" -j 2 --timeout 60 --files-from "$tmp/sample" >"$tmp/ctext" 2>/dev/null
 	nice "$LKMMC" -j 2 --timeout 60 --json --files-from "$tmp/sample" >"$tmp/c.jsonl" 2>/dev/null
 	[ "$(wc -l <"$tmp/c.jsonl")" = "$ns" ] && ok || bad "corpus sample: $(wc -l <"$tmp/c.jsonl") objects for $ns tests"
-	jc compare "$tmp/ctext" "$tmp/c.jsonl" >"$tmp/ccmp" && ok || { cat "$tmp/ccmp"; bad "corpus sample: --json differs from the text"; }
+	# a test may time out in one run only on a loaded machine: up to a
+	# tenth of the sample; every test answered in both must agree
+	jc compare "$tmp/ctext" "$tmp/c.jsonl" $((ns / 10)) >"$tmp/ccmp" && ok ||
+		{ cat "$tmp/ccmp"; bad "corpus sample: --json differs from the text"; }
+	[ "$(count tests "$tmp/ccmp")" -ge $((ns * 8 / 10)) ] && ok || bad "corpus sample: too few compared: $(cat "$tmp/ccmp")"
 	echo "corpus sample: $(cat "$tmp/ccmp") of $ns"
 fi
 
