@@ -181,7 +181,7 @@ uninstall:
 # not committed is not in it.
 DEB_BUILD_PACKAGES := debhelper dpkg-dev fakeroot lintian git
 deb-deps:
-	$(call apt_install,$(DEB_BUILD_PACKAGES) libclang-14-dev libz3-dev,--no-install-recommends)
+	$(call apt_install,$(DEB_BUILD_PACKAGES) libclang-19-dev libz3-dev,--no-install-recommends)
 
 deb:
 	@bash tests/e2e-deb.sh --build-only
