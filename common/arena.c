@@ -43,6 +43,20 @@ void *arena_alloc(struct arena *arena, size_t size)
 	const size_t align = sizeof(max_align_t);
 	size = (size + align - 1) / align * align;
 	struct chunk *c = arena->head;
+	if (size > 65536) {
+		/* A block of its own, behind the chunk being filled: calloc of
+		 * a large block maps fresh zero pages, so the parts never
+		 * written (most of a sparse relation matrix) cost no memory. */
+		struct chunk *big = xcalloc(1, sizeof *big + size);
+		big->size = big->used = size;
+		if (c) {
+			big->next = c->next;
+			c->next = big;
+		} else {
+			arena->head = big;
+		}
+		return big->data;
+	}
 	if (!c || c->size - c->used < size) {
 		size_t want = size > 65536 ? size : 65536;
 		c = xmalloc(sizeof *c + want);

@@ -81,6 +81,9 @@ struct enc_assert {
 struct encoder_options {
 	int unroll;      /* loop iterations kept (herd7's default is 2) */
 	double deadline; /* --timeout: rc.deadline of the encoding (0: none) */
+	int coherent;    /* the model has the axiom acyclic(po-loc | com): co
+			  * and rf may follow program order statically within
+			  * a thread (see enc_overwritten) */
 };
 
 struct encoding {
@@ -92,6 +95,7 @@ struct encoding {
 	Z3_ast *guard;              /* guard of each event (rel_ctx uses it) */
 	struct rel_ctx rc;          /* relation algebra over these events */
 	Z3_ast_vector facts;        /* the program's constraints (always hold) */
+	int coherent;               /* encoder_options.coherent was set */
 	/* Static relations (guards included) and the execution's choices. */
 	rel_t po, int_, ext, loc, rmw, addr, data, ctrl;
 	rel_t rf, co, fr;
@@ -124,6 +128,12 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 				const struct encoder_options *opt,
 				struct diag *d);
 void encoding_free(struct encoding *enc);
+
+/* With encoder_options.coherent: is write w never co-last, nor read by
+ * read r (r < 0: never co-last) in any coherent execution, because a
+ * po-later write of the same thread to the same location executes whenever
+ * w does (before r, when r is given)?  Always 0 without it. */
+int enc_overwritten(const struct encoding *enc, int w, int r);
 
 /* The address constant of location loc, and the location an address value
  * names (-1 if it names none). */

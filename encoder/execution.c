@@ -159,6 +159,80 @@ static int may_read_from(const struct encoding *enc, int w, int r)
 	return 1;
 }
 
+/*
+ * Coherence decided by the program alone (only with encoder_options.
+ * coherent, i.e. a model whose axioms include acyclic(po-loc | com)):
+ *  - two writes of one thread to the same fixed location are co-ordered
+ *    as in program order whenever both execute (the other order is a
+ *    po-loc ; co cycle);
+ *  - a read does not read from a write that a po-earlier write of its own
+ *    thread to the same location overwrites: the initial write, or a write
+ *    of its thread before that one (else fr ; po-loc is a cycle), provided
+ *    the overwriting write executes whenever the read does;
+ *  - for the same reason such a write is never co-last.
+ * Both only remove candidate executions that break that axiom.  Lock,
+ * SRCU and initial-write events keep the general encoding.
+ */
+static int fixed_access(const struct event *e)
+{
+	const unsigned long special = EVC_BIT(EVC_LKR) | EVC_BIT(EVC_LKW) |
+		EVC_BIT(EVC_UL) | EVC_BIT(EVC_LF) | EVC_BIT(EVC_RL) |
+		EVC_BIT(EVC_RU) | EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SRCU_LOCK) |
+		EVC_BIT(EVC_SRCU_UNLOCK) | EVC_BIT(EVC_SYNC_SRCU);
+	return e->thread >= 0 && e->loc >= 0 && !(e->cls & special);
+}
+
+/* Are a < b two writes whose co order is program order? */
+static int co_by_po(const struct encoding *enc, int a, int b)
+{
+	const struct event *x = &enc->ev[a], *y = &enc->ev[b];
+	return enc->coherent && a < b && x->thread == y->thread &&
+	       fixed_access(x) && fixed_access(y) && x->loc == y->loc &&
+	       has(x, EVC_W) && has(y, EVC_W) && !has(x, EVC_IW);
+}
+
+/* Does event e execute whenever event by does? */
+static int runs_with(const struct encoding *enc, int e, int by)
+{
+	return rel_is_true(&enc->rc, enc->guard[e]) ||
+	       Z3_is_eq_ast(enc->z, enc->guard[e], enc->guard[by]);
+}
+
+/* Is there a write m between a and b, co-ordered with both by program
+ * order, that executes whenever a does?  Then ts(a) < ts(m) < ts(b)
+ * already orders a and b: only neighbours need the timestamp fact. */
+static int co_by_po_between(const struct encoding *enc, int a, int b)
+{
+	for (int m = a + 1; m < b; m++)
+		if (co_by_po(enc, a, m) && co_by_po(enc, m, b) &&
+		    (runs_with(enc, m, a) || runs_with(enc, m, b)))
+			return 1;
+	return 0;
+}
+
+int enc_overwritten(const struct encoding *enc, int w, int r)
+{
+	const struct event *x = &enc->ev[w];
+	if (!enc->coherent || !has(x, EVC_W) || x->loc < 0)
+		return 0;
+	int end = r >= 0 ? r : w; /* the event whose thread and guard count */
+	const struct event *y = &enc->ev[end];
+	if (r >= 0 && (!fixed_access(y) || !has(y, EVC_R) || y->loc != x->loc))
+		return 0;
+	if (!has(x, EVC_IW) && (!fixed_access(x) || x->thread != y->thread))
+		return 0;
+	for (int w2 = has(x, EVC_IW) ? 0 : w + 1; w2 < enc->n; w2++) {
+		const struct event *z = &enc->ev[w2];
+		if (z->thread != y->thread || (r >= 0 && w2 >= r))
+			continue;
+		if (w2 != w && has(z, EVC_W) && fixed_access(z) &&
+		    z->loc == x->loc && runs_with(enc, w2, end) &&
+		    (has(x, EVC_IW) || w < w2))
+			return 1;
+	}
+	return 0;
+}
+
 static Z3_ast lt(struct encoding *enc, Z3_ast a, Z3_ast b)
 {
 	return Z3_mk_lt(enc->z, a, b);
@@ -311,6 +385,15 @@ static void build_co_rf(struct encoding *enc)
 			Z3_ast both = and3(enc, enc->guard[a], enc->guard[b], sa);
 			if (has(&enc->ev[b], EVC_IW))
 				continue; /* nothing is co-before an initial write */
+			if (co_by_po(enc, b, a))
+				continue; /* program order decides (co_by_po) */
+			if (co_by_po(enc, a, b)) {
+				REL_AT(enc->co, n, a, b) = both;
+				if (!co_by_po_between(enc, a, b))
+					fact(enc, Z3_mk_implies(z, both,
+						lt(enc, enc->ts[a], enc->ts[b])));
+				continue;
+			}
 			if (has(&enc->ev[a], EVC_IW))
 				REL_AT(enc->co, n, a, b) = both;
 			else
@@ -332,7 +415,8 @@ static void build_co_rf(struct encoding *enc)
 		enc->rts[r] = rel_fresh_int(rc, "rfts");
 		int k = 0;
 		for (int w = 0; w < n; w++) {
-			if (!enc->ts[w] || !may_read_from(enc, w, r))
+			if (!enc->ts[w] || !may_read_from(enc, w, r) ||
+			    enc_overwritten(enc, w, r))
 				continue;
 			Z3_ast sa = same_addr(enc, w, r);
 			if (!sa)
@@ -491,6 +575,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	Z3_ast_vector_inc_ref(z, enc->drop);
 	rel_ctx_init(&enc->rc, z, 0, NULL, enc->arena);
 	enc->rc.deadline = opt->deadline;
+	enc->coherent = opt->coherent;
 	enc->final_reg = arena_alloc(enc->arena, sizeof(Z3_ast *) * (size_t)(prog->nthreads ? prog->nthreads : 1));
 
 	add_initial_writes(enc);

@@ -10,6 +10,7 @@
 #include "common/arena.h"
 #include "common/clock.h"
 #include "common/xalloc.h"
+#include "encoder/pattern.h"
 
 #define AT(r, a, b) REL_AT(r, rc->n, a, b)
 
@@ -153,6 +154,47 @@ void rel_define(struct rel_ctx *rc, Z3_ast fact)
 		Z3_ast_vector_push(rc->z, rc->defs, fact);
 }
 
+static int cmp_id_pos(const void *pa, const void *pb)
+{
+	const unsigned *a = pa, *b = pb; /* {ast id, position} */
+	return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Drop repeated terms from terms[0..m), keeping the first of each (the
+ * same disjunct reached through several middle events of a sequence):
+ * equal entries stay equal terms, which rank_edges() relies on. */
+static int unique_terms(Z3_context z, Z3_ast *terms, int m)
+{
+	if (m <= 8) {
+		int u = 0;
+		for (int i = 0; i < m; i++) {
+			int dup = 0;
+			for (int j = 0; j < u && !dup; j++)
+				dup = terms[j] == terms[i] || Z3_is_eq_ast(z, terms[j], terms[i]);
+			if (!dup)
+				terms[u++] = terms[i];
+		}
+		return u;
+	}
+	unsigned *key = xmalloc(sizeof(unsigned) * 2 * (size_t)m);
+	for (int i = 0; i < m; i++) {
+		key[2 * i] = Z3_get_ast_id(z, terms[i]);
+		key[2 * i + 1] = (unsigned)i;
+	}
+	qsort(key, (size_t)m, 2 * sizeof(unsigned), cmp_id_pos);
+	unsigned char *drop = xcalloc((size_t)m, 1);
+	for (int i = 1; i < m; i++)
+		if (key[2 * i] == key[2 * i - 2])
+			drop[key[2 * i + 1]] = 1;
+	int u = 0;
+	for (int i = 0; i < m; i++)
+		if (!drop[i])
+			terms[u++] = terms[i];
+	free(drop);
+	free(key);
+	return u;
+}
+
 /* Disjunction of a buffer of terms (NULL entries skipped). */
 static Z3_ast or_n(struct rel_ctx *rc, Z3_ast *terms, int k)
 {
@@ -164,6 +206,7 @@ static Z3_ast or_n(struct rel_ctx *rc, Z3_ast *terms, int k)
 			return rc->t;
 		terms[m++] = terms[i];
 	}
+	m = unique_terms(rc->z, terms, m);
 	if (m == 0)
 		return NULL;
 	if (m == 1)
@@ -403,94 +446,109 @@ rel_t rel_name(struct rel_ctx *rc, rel_t a, const char *name)
 	return r;
 }
 
-/* Static reachability (may-closure) of the non-NULL pattern of a. */
-static unsigned char *may_closure(struct rel_ctx *rc, rel_t a)
+/* The shape of a: its non-NULL entries (sure = 0) or its true-literal
+ * ones (sure = 1). */
+static struct pattern *shape(struct rel_ctx *rc, rel_t a, int sure)
 {
-	int n = rc->n;
-	unsigned char *m = xcalloc((size_t)n * (size_t)n, 1);
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++)
-			m[(size_t)i * n + j] = AT(a, i, j) != NULL;
-	for (int k = 0; k < n; k++)
-		for (int i = 0; i < n; i++)
-			if (m[(size_t)i * n + k])
-				for (int j = 0; j < n; j++)
-					if (m[(size_t)k * n + j])
-						m[(size_t)i * n + j] = 1;
-	return m;
+	struct pattern *p = pattern_new(rc->n);
+	for (int i = 0; i < rc->n; i++)
+		for (int j = 0; j < rc->n; j++)
+			if (sure ? rel_is_true(rc, AT(a, i, j)) : AT(a, i, j) != NULL)
+				pattern_set(p, i, j);
+	return p;
 }
 
 /*
- * a+ as fresh variables tc(i,j) over the may-closure with the Horn rules
- *   a(i,j) => tc(i,j)      tc(i,k) /\ a(k,j) => tc(i,j).
- * Every model of the rules contains the true closure; the least model is the
- * closure itself.  Entries reachable only through statically true edges are
- * true outright.  Pairs not in the may-closure stay NULL.
+ * The Horn encoding of a closure, over the rows of from (NULL: every row):
+ *   r(i,j) <= r(i,k) /\ a(k,j)     for k, j with r(i,k) and a(k,j) possible
+ * (rel_plus adds a(i,j) => r(i,j); rel_star_from sets r(i,i) = from[i]).
+ * Three shortcuts keep it small where the program alone decides:
+ *  - pairs joined by a path of true-literal edges of a (a "sure" path) are
+ *    fixed: true in a+, from[i] in [from] ; a*; they get no variable;
+ *  - pairs a cannot reach get nothing (NULL);
+ *  - the rules use only a basis of a: every edge that is not true, and the
+ *    true edges of the transitive reduction of a's sure shape when that
+ *    shape is acyclic.  A sure edge left out is implied in every execution
+ *    by a sure path of basis edges, so a ; basis* = a+ and the least model
+ *    of the rules is still exactly the closure.
+ * The variables are made for the pairs (i, j) of may (a's reachability),
+ * in the rows that want them.
  */
-rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
+static void horn_closure(struct rel_ctx *rc, rel_t a, rel_t r, set_t from,
+			 const char *name)
 {
 	int n = rc->n;
-	if (gave_up(rc))
-		return rel_new(rc);
-	unsigned char *may = may_closure(rc, a);
-	rel_t r = rel_new(rc);
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++)
-			if (may[(size_t)i * n + j])
-				AT(r, i, j) = rel_fresh_bool(rc, name);
+	struct pattern *may = shape(rc, a, 0);
+	pattern_close(may);
+	struct pattern *sure_edges = shape(rc, a, 1);
+	struct pattern *reduced = pattern_reduction(sure_edges);
+	struct pattern *sure = sure_edges;
+	pattern_close(sure); /* sure_edges is not needed past the reduction */
+	sure_edges = NULL;
+	unsigned char *fixed = xcalloc((size_t)n * (size_t)n, 1);
 	for (int i = 0; i < n; i++) {
+		if (from && !from[i])
+			continue;
 		for (int j = 0; j < n; j++) {
-			Z3_ast x = AT(a, i, j);
-			if (x)
-				rel_horn(rc, x, AT(r, i, j));
+			if (from && j == i)
+				continue;
+			if (pattern_get(sure, i, j)) {
+				AT(r, i, j) = from ? from[i] : rc->t;
+				fixed[(size_t)i * n + j] = 1;
+			} else if (pattern_get(may, i, j)) {
+				AT(r, i, j) = rel_fresh_bool(rc, name);
+			}
+		}
+		if (from) {
+			AT(r, i, i) = from[i];
+			fixed[(size_t)i * n + i] = 1;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		if (from && !from[i])
+			continue;
+		for (int k = 0; k < n && !from; k++) { /* a => r, for a+ */
+			Z3_ast x = AT(a, i, k);
+			if (x && !fixed[(size_t)i * n + k])
+				rel_horn(rc, x, AT(r, i, k));
 		}
 		for (int k = 0; k < n; k++) {
-			if (!AT(r, i, k))
+			Z3_ast rik = AT(r, i, k);
+			if (!rik)
 				continue;
 			for (int j = 0; j < n; j++) {
 				Z3_ast x = AT(a, k, j);
-				if (!x)
+				if (!x || fixed[(size_t)i * n + j])
 					continue;
-				rel_horn(rc, rel_and2(rc, AT(r, i, k), x), AT(r, i, j));
+				if (reduced && rel_is_true(rc, x) && !pattern_get(reduced, k, j))
+					continue; /* implied by a sure path of the basis */
+				rel_horn(rc, rel_and2(rc, rik, x), AT(r, i, j));
 			}
 		}
 	}
-	free(may);
+	free(fixed);
+	pattern_free(reduced);
+	pattern_free(sure);
+	pattern_free(may);
+}
+
+/* a+ as fresh variables with the Horn rules of horn_closure(): every model
+ * of the rules contains the true closure; the least model is the closure
+ * itself. */
+rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
+{
+	rel_t r = rel_new(rc);
+	if (!gave_up(rc))
+		horn_closure(rc, a, r, NULL, name);
 	return r;
 }
 
+/* Rows of a* for the events of from only: Y ⊇ [from] and Y ; a ⊆ Y. */
 rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name)
 {
-	/* Rows of a* for the events of from only: Y ⊇ [from] and Y;a ⊆ Y. */
-	int n = rc->n;
-	if (gave_up(rc))
-		return rel_new(rc);
-	unsigned char *may = may_closure(rc, a);
 	rel_t r = rel_new(rc);
-	for (int i = 0; i < n; i++) {
-		if (!from[i])
-			continue;
-		REL_AT(r, n, i, i) = from[i];
-		for (int j = 0; j < n; j++)
-			if (may[(size_t)i * n + j] && j != i)
-				REL_AT(r, n, i, j) = rel_fresh_bool(rc, name);
-	}
-	for (int i = 0; i < n; i++) {
-		if (!from[i])
-			continue;
-		for (int k = 0; k < n; k++) {
-			if (!REL_AT(r, n, i, k))
-				continue;
-			for (int j = 0; j < n; j++) {
-				Z3_ast x = REL_AT(a, n, k, j);
-				if (!x || j == i)
-					continue;
-				rel_horn(rc, rel_and2(rc, REL_AT(r, n, i, k), x),
-					 REL_AT(r, n, i, j));
-			}
-		}
-	}
-	free(may);
+	if (!gave_up(rc))
+		horn_closure(rc, a, r, from, name);
 	return r;
 }
 
@@ -579,6 +637,80 @@ static int *scc_of(struct rel_ctx *rc, rel_t a)
 
 /* Ranks over the SCCs of strict | weak: strict edges must increase the
  * rank, weak ones must not decrease it. */
+static int cmp_entry_id(const void *pa, const void *pb)
+{
+	const unsigned *a = pa, *b = pb; /* {ast id, column} */
+	return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/*
+ * The edges of a, inside strongly connected components (comp), whose rank
+ * constraint is not implied by others.  With the sure (true-literal) edges
+ * of a acyclic, two kinds are left out, both ordered by a path whose
+ * constraints are kept (or, recursively, implied):
+ *  - a sure edge (i, j) with another sure path from i to j: the
+ *    transitive reduction keeps only the others;
+ *  - an edge (i, j) with formula f when a sure path leads from k to j and
+ *    (i, k) has the same formula f: under f, i is before k before j.
+ *  - any edge (i, j) when a sure path leads from i to j.
+ * The path stays inside the component of i and j, where the ranks are.
+ */
+static struct pattern *rank_edges(struct rel_ctx *rc, rel_t a, const int *comp)
+{
+	int n = rc->n;
+	struct pattern *sure = shape(rc, a, 1);
+	struct pattern *basis = pattern_reduction(sure);
+	struct pattern *plus = basis ? pattern_plus(sure) : NULL;
+	pattern_free(sure);
+	struct pattern *need = pattern_new(n);
+	unsigned *row = xmalloc(sizeof(unsigned) * 2 * (size_t)(n ? n : 1));
+	uint64_t *beyond = xmalloc(sizeof(uint64_t) * (size_t)(need->words ? need->words : 1));
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+		for (int j = 0; j < n; j++) {
+			Z3_ast x = AT(a, i, j);
+			if (!x || i == j || comp[i] != comp[j])
+				continue;
+			if (rel_is_true(rc, x)) {
+				if (!basis || pattern_get(basis, i, j))
+					pattern_set(need, i, j);
+				continue;
+			}
+			if (plus && pattern_get(plus, i, j))
+				continue; /* a sure path orders i before j anyway */
+			row[2 * k] = Z3_get_ast_id(rc->z, x);
+			row[2 * k + 1] = (unsigned)j;
+			k++;
+		}
+		qsort(row, (size_t)k, 2 * sizeof(unsigned), cmp_entry_id);
+		for (int g = 0; g < k;) {
+			int h = g;
+			while (h < k && row[2 * h] == row[2 * g])
+				h++;
+			memset(beyond, 0, sizeof(uint64_t) * (size_t)need->words);
+			if (plus && h - g > 1)
+				for (int q = g; q < h; q++) {
+					const uint64_t *pr = pattern_row(plus, (int)row[2 * q + 1]);
+					for (int w = 0; w < need->words; w++)
+						beyond[w] |= pr[w];
+				}
+			for (int q = g; q < h; q++) {
+				int j = (int)row[2 * q + 1];
+				if (!((beyond[j >> 6] >> (j & 63)) & 1u))
+					pattern_set(need, i, j);
+			}
+			g = h;
+		}
+	}
+	free(beyond);
+	free(row);
+	pattern_free(plus);
+	pattern_free(basis);
+	return need;
+}
+
+/* Ranks over the SCCs of strict | weak: strict edges must increase the
+ * rank, weak ones must not decrease it. */
 static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *name)
 {
 	int n = rc->n;
@@ -592,12 +724,12 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 	snprintf(rname, sizeof rname, "rank-%s", name);
 	for (int pass = 0; pass < (weak ? 2 : 1); pass++) {
 		rel_t a = pass ? weak : strict;
+		struct pattern *need = rank_edges(rc, a, comp);
 		for (int i = 0; i < n; i++) {
 			if (!pass && AT(a, i, i))
 				Z3_ast_vector_push(rc->z, parts, rel_not(rc, AT(a, i, i)));
 			for (int j = 0; j < n; j++) {
-				Z3_ast x = AT(a, i, j);
-				if (!x || i == j || comp[i] != comp[j])
+				if (!pattern_get(need, i, j))
 					continue;
 				if (!rank[i])
 					rank[i] = rel_fresh_int(rc, rname);
@@ -605,9 +737,11 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 					rank[j] = rel_fresh_int(rc, rname);
 				Z3_ast ord = pass ? Z3_mk_le(rc->z, rank[i], rank[j])
 						  : Z3_mk_lt(rc->z, rank[i], rank[j]);
-				Z3_ast_vector_push(rc->z, parts, Z3_mk_implies(rc->z, x, ord));
+				Z3_ast_vector_push(rc->z, parts,
+						   Z3_mk_implies(rc->z, AT(a, i, j), ord));
 			}
 		}
+		pattern_free(need);
 	}
 	unsigned k = Z3_ast_vector_size(rc->z, parts);
 	Z3_ast *args = xmalloc(sizeof(Z3_ast) * (k ? k : 1));

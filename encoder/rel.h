@@ -16,7 +16,10 @@
  * is used with negative polarity only (wanted small: inside acyclic, empty,
  * irreflexive axioms, or subtracted in a flag); models/lkmm.c documents why
  * this holds for the LKMM.  Acyclicity uses integer ranks, only inside the
- * strongly connected components of the relation's may-graph.
+ * strongly connected components of the relation's may-graph.  Both first
+ * work out what the program alone decides (pattern.h): closure pairs joined
+ * by a path of true-literal ("sure") edges are true without a variable, and
+ * rank constraints implied by sure paths are left out.
  *
  * This file does not know about events' meaning, the program or the model.
  */

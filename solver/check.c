@@ -101,12 +101,16 @@ static int draw(const struct check_options *opt, const struct execution *x,
 
 static int print_witness(const struct check_options *opt, Z3_context z, Z3_solver s,
 			 const struct encoding *enc, const struct lkmm *lm,
-			 Z3_ast cond, double deadline, FILE *out, struct diag *d,
-			 const char *title)
+			 Z3_ast cond, Z3_model found, double deadline, FILE *out,
+			 struct diag *d, const char *title)
 {
-	if (ask(z, s, cond, deadline) != Z3_L_TRUE)
-		return 1;
-	Z3_model m = Z3_solver_get_model(z, s);
+	/* found: the model of an earlier query of cond on s, if any */
+	Z3_model m = found;
+	if (!m) {
+		if (ask(z, s, cond, deadline) != Z3_L_TRUE)
+			return 1;
+		m = Z3_solver_get_model(z, s);
+	}
 	Z3_model_inc_ref(z, m);
 	struct execution *x = execution_new(enc, m);
 	fputs(title, out);
@@ -234,7 +238,7 @@ static int program_answer(struct checker *c, Z3_context z, Z3_solver s,
 		snprintf(title, sizeof title, "Assertion violated at %s:%d: %s\n"
 			 "  in this execution (threads: P0 is the first one "
 			 "created):\n", prog->file, a->pos.line, a->text);
-		ok = print_witness(&c->opt, z, s, enc, m, v, deadline, out, d, title);
+		ok = print_witness(&c->opt, z, s, enc, m, v, NULL, deadline, out, d, title);
 		fprintf(c->err, "%s:%d:%d: error: assertion violated: %s\n",
 			prog->file, a->pos.line, a->pos.col, a->text);
 		*bad = 1;
@@ -455,7 +459,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		  int *retry)
 {
 	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
-	struct encoder_options eopt = {.unroll = c->opt.unroll, .deadline = deadline};
+	struct encoder_options eopt = {.unroll = c->opt.unroll, .deadline = deadline,
+				       .coherent = !c->opt.model};
 	if (c->opt.unroll_auto && !bounds_auto_unroll(&c->opt, z, prog, deadline, &eopt.unroll, d))
 		return 0;
 	struct encoding *enc = encode_program(z, prog, &eopt, d);
@@ -519,10 +524,15 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	struct state_set *states = state_set_new(enc);
 	long pos = 0, neg = 0;
 	int exact = 1;
+	Z3_model reached = NULL; /* --exists-only: the model reaching cond */
 	struct cubes_stats cube_stats = {0};
 	if (c->opt.exists_only || prog->is_program) {
 		/* Reachability of the proposition and of its negation. */
 		Z3_lbool yes = ask(z, s, cond, deadline);
+		if (yes == Z3_L_TRUE) { /* kept for the witness */
+			reached = Z3_solver_get_model(z, s);
+			Z3_model_inc_ref(z, reached);
+		}
 		Z3_lbool no = ask(z, s, Z3_mk_not(z, cond), deadline);
 		if (yes == Z3_L_UNDEF || no == Z3_L_UNDEF)
 			ok = timed_out(d, prog, "checking reachability");
@@ -622,8 +632,10 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	if (ok && !prog->is_program &&
 	    (c->opt.witness || (c->opt.exists_only && !c->opt.herd7_only) || (c->opt.picture && !c->opt.explain)) &&
 	    pos > 0)
-		ok = print_witness(&c->opt, z, s, enc, &m, cond, deadline, out, d,
-				   "Witness: an execution reaching the condition\n");
+		ok = print_witness(&c->opt, z, s, enc, &m, cond, reached, deadline,
+				   out, d, "Witness: an execution reaching the condition\n");
+	if (reached)
+		Z3_model_dec_ref(z, reached);
 	if (ok && c->opt.explain && pos == 0 && !prog->is_program)
 		ok = explain(&c->opt, z, enc, &m, prog, cond, deadline, out, d);
 	/* A program that cannot fail: why no execution violates an assert. */

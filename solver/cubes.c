@@ -139,6 +139,8 @@ static int column_domain(const struct encoding *enc, struct ir_observable o,
 				iw = w;
 				continue;
 			}
+			if (enc_overwritten(enc, w, -1))
+				continue; /* never co-last: not a candidate's value */
 			if (!numeral(z, x->val, &v))
 				return 0;
 			dom_add(c, v);
