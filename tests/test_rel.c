@@ -186,6 +186,98 @@ static void test_exact_defs_least(void **state)
 	assert_false(sat(f, Z3_mk_not(f->z, AT(tc, 1, 1))));
 }
 
+/* Pairs joined by sure (true) edges are true in a+ without a variable;
+ * the rest stays exact: x alone decides 0 ->+ 4, also with the exact
+ * definitions (the Horn rules skip the redundant sure edge 0 -> 3). */
+static void test_plus_sure_paths(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast x = var(f, "x");
+	AT(a, 0, 1) = rc->t;
+	AT(a, 1, 2) = rc->t;
+	AT(a, 2, 3) = rc->t;
+	AT(a, 0, 3) = rc->t;
+	AT(a, 3, 4) = x;
+	int from = rel_horn_count(rc);
+	rel_t tc = rel_plus(rc, a, "tc");
+	assert_true(rel_is_true(rc, AT(tc, 0, 3)));
+	assert_true(rel_is_true(rc, AT(tc, 1, 3)));
+	assert_null(AT(tc, 4, 0));
+	assert_null(AT(tc, 0, 0));
+	assert_false(rel_is_true(rc, AT(tc, 0, 4)));
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){x, Z3_mk_not(f->z, AT(tc, 0, 4))})));
+	Z3_ast_vector wf = Z3_mk_ast_vector(f->z);
+	Z3_ast_vector_inc_ref(f->z, wf);
+	rel_exact_defs(rc, from, wf);
+	for (unsigned i = 0; i < Z3_ast_vector_size(f->z, wf); i++)
+		rel_define(rc, Z3_ast_vector_get(f->z, wf, i));
+	Z3_ast_vector_dec_ref(f->z, wf);
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){Z3_mk_not(f->z, x), AT(tc, 0, 4)})));
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){Z3_mk_not(f->z, x), AT(tc, 1, 4)})));
+}
+
+/* [from] ; a*: a sure path gives the row's own from term. */
+static void test_star_from_sure(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast g = var(f, "g"), x = var(f, "x");
+	AT(a, 0, 1) = rc->t;
+	AT(a, 1, 2) = x;
+	set_t from = set_new(rc);
+	from[0] = g;
+	rel_t r = rel_star_from(rc, from, a, "st");
+	assert_true(Z3_is_eq_ast(f->z, AT(r, 0, 0), g));
+	assert_true(Z3_is_eq_ast(f->z, AT(r, 0, 1), g));
+	assert_null(AT(r, 1, 2)); /* not a row of from */
+	Z3_ast need[3] = {g, x, Z3_mk_not(f->z, AT(r, 0, 2))};
+	assert_false(sat(f, Z3_mk_and(f->z, 3, need)));
+}
+
+/* Rank constraints left out (implied by sure paths or by an edge of the
+ * same formula) still forbid exactly the cycles. */
+static void test_acyclic_implied_edges(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc);
+	Z3_ast x = var(f, "x"), y = var(f, "y");
+	AT(a, 0, 1) = rc->t;
+	AT(a, 1, 2) = rc->t;
+	AT(a, 0, 2) = y;     /* ordered by the sure path 0 -> 1 -> 2 anyway */
+	AT(a, 3, 1) = x;
+	AT(a, 3, 2) = x;     /* same formula as 3 -> 1, then 1 -> 2 is sure */
+	AT(a, 2, 3) = rc->t;
+	Z3_ast ac = rel_acyclic(rc, a, "t");
+	assert_true(sat(f, Z3_mk_and(f->z, 3, (Z3_ast[]){ac, Z3_mk_not(f->z, x), y})));
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){ac, x})));
+	/* the cycle 2 -> 3 -> 2 alone (through the left-out edge) */
+	rel_t b = rel_new(rc);
+	AT(b, 3, 1) = x;
+	AT(b, 3, 2) = x;
+	AT(b, 1, 2) = rc->t;
+	AT(b, 2, 3) = rc->t;
+	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){rel_acyclic(rc, b, "b"), x})));
+}
+
+/* A disjunct reached through two middle events is written once. */
+static void test_seq_repeated_disjunct(void **state)
+{
+	struct fixture *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	rel_t a = rel_new(rc), b = rel_new(rc);
+	Z3_ast x = var(f, "x");
+	AT(a, 0, 1) = x;
+	AT(a, 0, 2) = x;
+	AT(b, 1, 3) = rc->t;
+	AT(b, 2, 3) = rc->t;
+	rel_t ab = rel_seq(rc, a, b);
+	assert_true(Z3_is_eq_ast(f->z, AT(ab, 0, 3), x));
+}
+
 static void test_irreflexive_and_empty(void **state)
 {
 	struct fixture *f = *state;
@@ -223,6 +315,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exact_defs_least, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_irreflexive_and_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_domain_range, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plus_sure_paths, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_star_from_sure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_acyclic_implied_edges, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seq_repeated_disjunct, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
