@@ -387,8 +387,8 @@ def render(seed, index, test):
              " * %d threads, %d statements, locations %s%s." % (
                  len(threads), nops, ", ".join(plain + atomics),
                  (", locks " + ", ".join(locks)) if locks else ""),
-             " * The answer is not known: no Result: line (bench/random.sh compares",
-             " * lkmmc's full mode with --exists-only on it).",
+             " * Its answer is not known in advance: bench/random.sh compares lkmmc's",
+             " * full mode with --exists-only on it.",
              " *)", "", "{"]
     for a in atomics:
         lines.append("\tatomic_t %s = ATOMIC_INIT(0);" % a)
