@@ -17,6 +17,10 @@
 #   make bench    time lkmmc (and herd7, or its recorded times) on the
 #                 scaling families: table, build/bench/results.csv and
 #                 scaling.png; BENCH_ARGS="..." passes bench/bench.sh options
+#   make bench-random  full mode against --exists-only on 200 random tests
+#                 of 5-8 threads (bench/gen-random.py, seed 1): table in
+#                 build/bench/random; RANDOM_ARGS="..." passes bench/random.sh
+#                 options (--seed, --count, --timeout)
 #   make check-kernel-scripts  the kernel's LKMM scripts run lkmmc (kernel/patches)
 #   make check-kernel-corpus   the same scripts judge ../shared/corpus (long)
 #   make check-kernel  every litmus test as a kernel module in a QEMU guest,
@@ -60,7 +64,7 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
 	parallel
 
 .PHONY: deb deb-deps check-deb
-.PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench clean \
+.PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench bench-random clean \
 	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
 all: lkmmc
 
@@ -209,6 +213,13 @@ conformance-deps: lkmmc
 BENCH_ARGS ?=
 bench: lkmmc kernel-tree
 	@nice bash bench/bench.sh $(BENCH_ARGS)
+
+# Random tests (locks, RCU, RMWs, fences; 5-8 threads): each checked once
+# in full mode and once with --exists-only, one at a time, 60 s each; the
+# verdicts must agree (nice'd; long: tens of minutes).
+RANDOM_ARGS ?=
+bench-random: lkmmc
+	@nice bash bench/random.sh $(RANDOM_ARGS)
 
 clean-obj:
 	rm -rf build/obj build/tests

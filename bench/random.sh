@@ -15,7 +15,7 @@
 #                   its old random-s*.litmus files are removed first)
 # Environment: LKMMC, the binary (default ./lkmmc of this checkout).
 #
-# The table: test, events (lkmmc --stats), wall seconds and peak RSS
+# The table: test, events (lkmmc --stats), wall and CPU seconds and peak RSS
 # (/usr/bin/time -f %M) of each mode, both verdicts (Never, Sometimes,
 # Always; DEADLOCK for Never 0 0; timeout, error, crash), and a check:
 # ok, DISAGREE (both answered, different words), REJECTED (lkmmc could not
@@ -38,7 +38,7 @@ main() {
 			shift 2 ;;
 		--out) [ -n "${2:-}" ] || { echo "random.sh: --out wants a folder" >&2; return 2; }
 			out=$2; shift 2 ;;
-		-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; return 0 ;;
+		-h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; return 0 ;;
 		*) echo "random.sh: unknown argument '$1' (see --help)" >&2; return 2 ;;
 		esac
 	done
@@ -153,5 +153,6 @@ summarize() {
 	}' "$1"
 }
 
-main "$@"
-exit
+# on one line: bash has read all of it before it runs main, so editing this
+# file during a long run changes nothing
+main "$@"; exit

@@ -12,6 +12,7 @@ for t in \
 	tests/e2e-kmod.sh \
 	tests/e2e-fragments.sh \
 	tests/e2e-bench.sh \
+	tests/e2e-random.sh \
 	tests/e2e-batch.sh \
 	tests/e2e-cubes.sh \
 	tests/e2e-cat.sh \
