@@ -197,11 +197,38 @@ set_t set_inter(struct rel_ctx *rc, set_t a, set_t b)
 	return s;
 }
 
+/* Does b hold whenever a does, as the terms show: b is a, or a disjunction
+ * with a among its (nested) disjuncts?  a \ b is then statically empty,
+ * e.g. an event's guard minus a set that holds it by one of its classes
+ * (Plain = M \ Marked for a READ_ONCE, whose Marked is "not M, or IW, or
+ * Once, ..." with Once its guard).  depth bounds the descent. */
+static int or_contains(struct rel_ctx *rc, Z3_ast b, Z3_ast a, int depth)
+{
+	Z3_context z = rc->z;
+	if (b == a || Z3_is_eq_ast(z, b, a))
+		return 1;
+	if (depth == 0 || Z3_get_ast_kind(z, b) != Z3_APP_AST)
+		return 0;
+	Z3_app app = Z3_to_app(z, b);
+	if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) != Z3_OP_OR)
+		return 0;
+	unsigned k = Z3_get_app_num_args(z, app);
+	for (unsigned i = 0; i < k; i++)
+		if (or_contains(rc, Z3_get_app_arg(z, app, i), a, depth - 1))
+			return 1;
+	return 0;
+}
+
+static int surely_implies(struct rel_ctx *rc, Z3_ast a, Z3_ast b)
+{
+	return rel_is_true(rc, b) || or_contains(rc, b, a, 8);
+}
+
 set_t set_diff(struct rel_ctx *rc, set_t a, set_t b)
 {
 	set_t s = set_new(rc);
 	for (int e = 0; e < rc->n; e++)
-		s[e] = !b[e] ? a[e] : rel_is_true(rc, b[e]) ? NULL
+		s[e] = !a[e] || !b[e] ? a[e] : surely_implies(rc, a[e], b[e]) ? NULL
 					  : rel_and2(rc, a[e], rel_not(rc, b[e]));
 	return s;
 }
@@ -287,7 +314,7 @@ rel_t rel_diff(struct rel_ctx *rc, rel_t a, rel_t b)
 	for (size_t i = 0; i < nn; i++) {
 		if (!a[i] || !b[i])
 			r[i] = a[i];
-		else if (rel_is_true(rc, b[i]))
+		else if (surely_implies(rc, a[i], b[i]))
 			r[i] = NULL;
 		else
 			r[i] = rel_and2(rc, a[i], rel_not(rc, b[i]));

@@ -203,6 +203,37 @@ static int match_nesting(struct encoding *enc, enum ev_class lock,
 	return 1;
 }
 
+/*
+ * xbstar = (hb | pb | rb)*, only in the columns the cat ever reads.  In
+ * linux-kernel.cat, xbstar occurs only in vis, ww-vis, wr-vis and rw-xbstar,
+ * always followed by w-pre-bounded or r-pre-bounded (vis ends in xbstar and
+ * is itself followed by one of them); those three relations occur only
+ * intersected with pre-race & (rf | co | fr | co?;rf), directly or inverted
+ * (wr-incoh, rw-incoh, ww-incoh, ww-race, wr-race, rw-race, ww-nonrace).
+ * So an entry xbstar(a, b) matters only when b reaches by a pre-bounded
+ * step an end of a pre-race pair of one location (race_ends below, a
+ * superset: loc instead of rf | co | fr).  The other columns are left
+ * statically false: nothing reads them.  The closure of those columns
+ * alone is the rows of (xb^-1)* from them, inverted, so its Horn rules
+ * number columns x edges instead of events x edges.
+ */
+static rel_t xbstar_to_races(struct rel_ctx *rc, rel_t xb_steps, rel_t pre_race,
+			     rel_t loc, rel_t pre_bounded)
+{
+	int n = rc->n;
+	unsigned char *race_end = arena_alloc(rc->arena, (size_t)(n ? n : 1)); /* zeroed */
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++)
+			if (REL_AT(pre_race, n, a, b) && REL_AT(loc, n, a, b))
+				race_end[a] = race_end[b] = 1;
+	set_t to = set_new(rc);
+	for (int b = 0; b < n; b++)
+		for (int q = 0; q < n && !to[b]; q++)
+			if (race_end[q] && REL_AT(pre_bounded, n, b, q))
+				to[b] = rc->guard[b];
+	return rel_inv(rc, rel_star_from(rc, to, rel_inv(rc, xb_steps), "xbstar"));
+}
+
 /* What the body of the let rec rcu-order is made of, besides rcu-order. */
 struct rcu_order_parts {
 	rel_t rcu_gp, srcu_gp, rcu_rscsi, srcu_rscsi, rcu_link, loc;
@@ -545,10 +576,8 @@ static int build(struct encoding *enc, int separate, int rcu_stages,
 	m->flag[FL_MIXED_ACCESSES] = NONEMPTY(mixed_accesses);
 
 	if (!rel_is_true(rc, set_is_empty(rc, Plain))) {
-		rel_t xbstar = STAR(xb_steps, "xbstar");
-		rel_t vis = SEQ3(cumul_fence_star, RES(NULL, OPT(rfe), Marked),
-				 U(SEQ(RES(NULL, strong_fence, Marked), xbstar),
-				   I(xbstar, int_)));
+		/* Potential races */
+		rel_t pre_race = I(ext, U(CROSS(Plain, M), CROSS(SD(M, IW), Plain)));
 
 		/* Boundaries for lifetimes of plain accesses */
 		rel_t w_pre_bounded = RES(Marked, OPT(U(addr, fence)), NULL);
@@ -558,15 +587,18 @@ static int build(struct encoding *enc, int separate, int rcu_stages,
 		rel_t r_post_bounded = RES(NULL, OPT(U(nonrw_fence,
 			RES(SD(set_all(rc), Noreturn), fencerel(rc, po, Rmb), R4rmb))), Marked);
 
+		rel_t xbstar = xbstar_to_races(rc, xb_steps, pre_race, loc,
+					       U(w_pre_bounded, r_pre_bounded));
+		rel_t vis = SEQ3(cumul_fence_star, RES(NULL, OPT(rfe), Marked),
+				 U(SEQ(RES(NULL, strong_fence, Marked), xbstar),
+				   I(xbstar, int_)));
+
 		/* Visibility and executes-before for plain accesses */
 		rel_t ww_vis = U3(fence, SEQ3(strong_fence, xbstar, w_pre_bounded),
 				  SEQ3(w_post_bounded, vis, w_pre_bounded));
 		rel_t wr_vis = U3(fence, SEQ3(strong_fence, xbstar, r_pre_bounded),
 				  SEQ3(w_post_bounded, vis, r_pre_bounded));
 		rel_t rw_xbstar = U(fence, SEQ3(r_post_bounded, xbstar, w_pre_bounded));
-
-		/* Potential races */
-		rel_t pre_race = I(ext, U(CROSS(Plain, M), CROSS(SD(M, IW), Plain)));
 
 		/* Coherence requirements for plain accesses */
 		rel_t wr_incoh = I(I(pre_race, rf), INV(rw_xbstar));
