@@ -129,6 +129,11 @@ struct cat_model *cat_model_load(const char *dir, const char *cfg_path,
 void cat_model_free(struct cat_model *m);
 /* The model's name for messages (its folder). */
 const char *cat_model_name(const struct cat_model *m);
+/* Does the model have the coherence axiom: an axiom "acyclic E" (not a
+ * flag) whose E provably contains po-loc, rf, co and fr whatever the test
+ * (see enum contains in catcomp.c)?  Then the encoder may order co and
+ * rule out rf by program order (encoder_options.coherent). */
+int cat_model_coherent(const struct cat_model *m);
 /* The primitives its .def defines (frontend/kapi.h), NULL when it has no
  * .def: the front end lowers tests with them (frontend_set_macros). */
 struct kapi_table;

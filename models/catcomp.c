@@ -99,6 +99,8 @@ struct cat_model {
 	int checked;              /* compiled once, eagerly: every name and
 				   * type is right, later compilations may be
 				   * lazy (struct comp) */
+	int coherent;             /* that compilation found the coherence
+				   * axiom among the axioms (enum contains) */
 };
 
 /* herd7's library files, implemented in C below. */
@@ -310,6 +312,8 @@ void cat_model_free(struct cat_model *m)
 
 const char *cat_model_name(const struct cat_model *m) { return m->dir; }
 
+int cat_model_coherent(const struct cat_model *m) { return m->coherent; }
+
 const struct kapi_table *cat_model_macros(const struct cat_model *m)
 {
 	return m->macros;
@@ -337,6 +341,30 @@ enum builtin {
 	B_GENERATE_COS,
 };
 
+/*
+ * What a value provably contains, whatever the test (struct val.contains),
+ * for one purpose: knowing that an axiom "acyclic E" has the coherence
+ * axiom acyclic(po-loc | rf | co | fr) in it, which lets the encoder order
+ * co and rule out rf by program order (encoder_options.coherent).  Each
+ * bit says the value includes one of herd7's primitives as the initial
+ * environment binds it (rf and co between the plain reads and writes,
+ * fr = (rf^-1 ; co) \ id of those, po-loc, every plain write W).  The
+ * rules only keep what the algebra guarantees whatever the operands' other
+ * pairs are: a union keeps both operands' bits, an intersection the
+ * common ones, a closure or a? its operand's, an inverse maps rf to rf^-1,
+ * "a ; b" is at least fr when a is at least rf^-1 and b at least co;
+ * anything else knows nothing.  po and loc each contain po-loc.
+ */
+enum contains {
+	HAS_PO_LOC = 1 << 0,
+	HAS_RF = 1 << 1,
+	HAS_RF_INV = 1 << 2,
+	HAS_CO = 1 << 3,
+	HAS_FR = 1 << 4,
+	HAS_W = 1 << 5,     /* an event set: every plain write */
+};
+#define HAS_COHERENCE (HAS_PO_LOC | HAS_RF | HAS_CO | HAS_FR)
+
 struct env;
 
 struct val {
@@ -344,6 +372,7 @@ struct val {
 	set_t s;                /* VK_SET */
 	rel_t r;                /* VK_REL; VK_CHOICE: candidate pairs */
 	uint64_t over, under;   /* approximation sites (see the top) */
+	unsigned contains;      /* enum contains bits */
 	int transitive;         /* VK_REL known transitive (a co order): its
 				 * closure is itself */
 	const struct cat_expr *fun; /* VK_FUN: the CE_FUN */
@@ -413,6 +442,8 @@ struct comp {
 				 * left one is not statically empty (after
 				 * a model's first, eager compilation has
 				 * found any error it has) */
+	int coherent;           /* an axiom "acyclic E" whose E contains
+				 * HAS_COHERENCE was compiled */
 };
 
 static uint64_t site_bit(int site) { return site >= 0 && site < 64 ? 1ull << site : 0; }
@@ -442,6 +473,24 @@ static struct val *vrel(struct comp *c, rel_t r, uint64_t over, uint64_t under)
 	v->over = over;
 	v->under = under;
 	return v;
+}
+
+/* v with the contains bits bits (v may be NULL). */
+static struct val *containing(struct val *v, unsigned bits)
+{
+	if (v)
+		v->contains = bits;
+	return v;
+}
+
+/* A copy of v that claims nothing (a shortcut's result standing for an
+ * expression whose other operand was never evaluated). */
+static struct val *unknown_contents(struct comp *c, const struct val *v)
+{
+	struct val *x = vnew(c, v->k);
+	*x = *v;
+	x->contains = 0;
+	return x;
 }
 
 static void bind(struct comp *c, const char *name, struct val *v)
@@ -567,7 +616,8 @@ static struct val *binop(struct comp *c, const struct cat_expr *e, struct val *x
 	}
 	if (e->kind == CE_SEQ) {
 		rel_t a = as_rel(c, e->a, x), b = a ? as_rel(c, e->b, y) : NULL;
-		return b ? vrel(c, rel_seq(rc, a, b), over, under) : NULL;
+		unsigned fr = (x->contains & HAS_RF_INV) && (y->contains & HAS_CO) ? HAS_FR : 0;
+		return b ? containing(vrel(c, rel_seq(rc, a, b), over, under), fr) : NULL;
 	}
 	if (x->k == VK_COLL || y->k == VK_COLL) {
 		/* ++ or | of collections: the union of their members */
@@ -593,8 +643,10 @@ static struct val *binop(struct comp *c, const struct cat_expr *e, struct val *x
 		if (!b)
 			return NULL;
 		switch (e->kind) {
-		case CE_UNION: case CE_ADD: return vset(c, set_union(rc, a, b), over, under);
-		case CE_INTER: return vset(c, set_inter(rc, a, b), over, under);
+		case CE_UNION: case CE_ADD: return containing(vset(c, set_union(rc, a, b), over, under),
+							  x->contains | y->contains);
+		case CE_INTER: return containing(vset(c, set_inter(rc, a, b), over, under),
+						 x->contains & y->contains);
 		default: return vset(c, set_diff(rc, a, b), over, under);
 		}
 	}
@@ -607,9 +659,11 @@ static struct val *binop(struct comp *c, const struct cat_expr *e, struct val *x
 			struct val *v = vrel(c, rel_union(rc, a, b), over, under);
 			v->transitive = (x->transitive && rel_count(rc, b) == 0) ||
 					(y->transitive && rel_count(rc, a) == 0);
+			v->contains = x->contains | y->contains;
 			return v;
 		}
-		case CE_INTER: return vrel(c, rel_inter(rc, a, b), over, under);
+		case CE_INTER: return containing(vrel(c, rel_inter(rc, a, b), over, under),
+						 x->contains & y->contains);
 		default: return vrel(c, rel_diff(rc, a, b), over, under);
 		}
 	}
@@ -872,7 +926,7 @@ static struct val *seq_star(struct comp *c, const struct cat_expr *e)
 	if (!x)
 		return NULL;
 	if (c->lazy && x->k == VK_REL && static_empty(c, x))
-		return x;
+		return unknown_contents(c, x);
 	if (!(y = eval(c, e->b->a)))
 		return NULL;
 	if (x->k != VK_REL || y->k != VK_REL || y->transitive) {
@@ -880,8 +934,10 @@ static struct val *seq_star(struct comp *c, const struct cat_expr *e)
 		return s ? binop(c, e, x, s) : NULL;
 	}
 	rel_t st = rel_star_from(rc, set_range(rc, x->r), y->r, "cat-closure");
-	return vrel(c, rel_seq(rc, x->r, st), x->over | y->over | site_bit(e->b->site),
-		    x->under | y->under);
+	/* b* contains b */
+	unsigned fr = (x->contains & HAS_RF_INV) && (y->contains & HAS_CO) ? HAS_FR : 0;
+	return containing(vrel(c, rel_seq(rc, x->r, st), x->over | y->over | site_bit(e->b->site),
+			       x->under | y->under), fr);
 }
 
 /* The value of a binding, evaluated on first use when it was bound
@@ -950,7 +1006,8 @@ static struct val *eval(struct comp *c, const struct cat_expr *e)
 		 * need to build b) */
 		if (c->lazy && (e->kind == CE_INTER || e->kind == CE_DIFF || e->kind == CE_SEQ) &&
 		    static_empty(c, x))
-			return x->k == VK_REL && e->kind == CE_SEQ ? vrel(c, rel_new(rc), 0, 0) : x;
+			return x->k == VK_REL && e->kind == CE_SEQ ? vrel(c, rel_new(rc), 0, 0)
+				: unknown_contents(c, x);
 		if (!(y = eval(c, e->b)))
 			return NULL;
 		return binop(c, e, x, y);
@@ -975,8 +1032,14 @@ static struct val *eval(struct comp *c, const struct cat_expr *e)
 		if (!r)
 			return NULL;
 		uint64_t over = x->over, under = x->under;
+		/* r? r* r+ contain r; r^-1 contains rf^-1 when r contains rf */
+		unsigned has = x->contains;
 		switch (e->kind) {
-		case CE_INV: r = rel_inv(rc, r); break;
+		case CE_INV:
+			r = rel_inv(rc, r);
+			has = (x->contains & HAS_RF ? HAS_RF_INV : 0) |
+			      (x->contains & HAS_RF_INV ? HAS_RF : 0);
+			break;
 		case CE_OPT: r = rel_opt(rc, r); break;
 		default:
 			if (x->transitive) {
@@ -987,7 +1050,7 @@ static struct val *eval(struct comp *c, const struct cat_expr *e)
 			if (e->kind == CE_STAR)
 				r = rel_opt(rc, r);
 		}
-		return vrel(c, r, over, under);
+		return containing(vrel(c, r, over, under), has);
 	}
 	case CE_BRACKET: {
 		if (!(x = eval(c, e->a)))
@@ -1310,6 +1373,9 @@ static int check_stmt(struct comp *c, const struct cat_stmt *s)
 	if (s->flag)
 		add_flag(c, s->name, f, r);
 	else {
+		if (s->check == CC_ACYCLIC && !s->negated &&
+		    (v->contains & HAS_COHERENCE) == HAS_COHERENCE)
+			c->coherent = 1;
 		add_axiom_rel(c, s->name ? s->name : arena_printf(c->a, "%s:%d", s->file, s->line),
 			      f, s->check == CC_ACYCLIC && !s->negated ? r : NULL);
 		/* an empty or irreflexive relation: what explanations show */
@@ -1507,13 +1573,17 @@ static void lib_cos_opt(struct comp *c, const struct cat_stmt *at)
 	rel_t coi = rel_inter(rc, co, c->enc->int_);
 	rel_t fr = rel_diff(rc, rel_seq(rc, invrf, co), id);
 	rel_t fri = rel_inter(rc, fr, c->enc->int_);
-	/* the encoder's co is a strict order per location: so is co */
+	/* the encoder's co is a strict order per location: so is co; over
+	 * every plain write, it is at least the initial co, and then fr at
+	 * least the initial fr if rf is at least the initial rf */
 	struct val *cov = vrel(c, co, over, under);
 	cov->transitive = 1;
+	cov->contains = W->contains & HAS_W ? HAS_CO : 0;
 	bind(c, "co", cov);
 	bind(c, "coi", vrel(c, coi, over, under));
 	bind(c, "coe", vrel(c, rel_diff(rc, co, coi), over, under));
-	bind(c, "fr", vrel(c, fr, over, under));
+	bind(c, "fr", containing(vrel(c, fr, over, under),
+				 (W->contains & HAS_W) && (rf->contains & HAS_RF) ? HAS_FR : 0));
 	bind(c, "fri", vrel(c, fri, over, under));
 	bind(c, "fre", vrel(c, rel_diff(rc, fr, fri), over, under));
 	(void)at;
@@ -1538,8 +1608,8 @@ static void initial_env(struct comp *c)
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
 		bind(c, sets[i].name, vset(c, cls[sets[i].k], 0, 0));
 	bind(c, "R", vset(c, R, 0, 0));
-	bind(c, "W", vset(c, W, 0, 0));
-	bind(c, "M", vset(c, set_union(rc, R, W), 0, 0));
+	bind(c, "W", containing(vset(c, W, 0, 0), HAS_W));
+	bind(c, "M", containing(vset(c, set_union(rc, R, W), 0, 0), HAS_W));
 	/* FW, herd7's final writes: only lock.cat's lock-final flag asks
 	 * about them, for the locations the final condition observes; as in
 	 * models/lkmm.c, the initial write of such a location stands for
@@ -1551,8 +1621,8 @@ static void initial_env(struct comp *c)
 	bind(c, "FW", vset(c, FW, 0, 0));
 	rel_t id = rel_id(rc, set_all(rc));
 	bind(c, "id", vrel(c, id, 0, 0));
-	bind(c, "po", vrel(c, enc->po, 0, 0));
-	bind(c, "loc", vrel(c, enc->loc, 0, 0));
+	bind(c, "po", containing(vrel(c, enc->po, 0, 0), HAS_PO_LOC));
+	bind(c, "loc", containing(vrel(c, enc->loc, 0, 0), HAS_PO_LOC));
 	bind(c, "int", vrel(c, enc->int_, 0, 0));
 	bind(c, "ext", vrel(c, enc->ext, 0, 0));
 	bind(c, "addr", vrel(c, enc->addr, 0, 0));
@@ -1563,9 +1633,9 @@ static void initial_env(struct comp *c)
 	rel_t rf = rel_restrict(rc, NULL, enc->rf, R);
 	rel_t co = rel_restrict(rc, W, enc->co, W);
 	rel_t fr = rel_diff(rc, rel_seq(rc, rel_inv(rc, rf), co), id);
-	bind(c, "rf", vrel(c, rf, 0, 0));
-	bind(c, "co", vrel(c, co, 0, 0));
-	bind(c, "fr", vrel(c, fr, 0, 0));
+	bind(c, "rf", containing(vrel(c, rf, 0, 0), HAS_RF));
+	bind(c, "co", containing(vrel(c, co, 0, 0), HAS_CO));
+	bind(c, "fr", containing(vrel(c, fr, 0, 0), HAS_FR));
 	bind(c, "coi", vrel(c, rel_inter(rc, co, enc->int_), 0, 0));
 	bind(c, "coe", vrel(c, rel_inter(rc, co, enc->ext), 0, 0));
 	bind(c, "fri", vrel(c, rel_inter(rc, fr, enc->int_), 0, 0));
@@ -1575,7 +1645,8 @@ static void initial_env(struct comp *c)
 	bind_builtin(c, "different-values", B_DIFFERENT_VALUES);
 	/* stdlib.cat */
 	bind(c, "emptyset", vset(c, set_new(rc), 0, 0));
-	bind(c, "po-loc", vrel(c, rel_inter(rc, enc->po, enc->loc), 0, 0));
+	bind(c, "po-loc", containing(vrel(c, rel_inter(rc, enc->po, enc->loc), 0, 0),
+				     HAS_PO_LOC));
 	bind(c, "rfe", vrel(c, rel_inter(rc, rf, enc->ext), 0, 0));
 	bind(c, "rfi", vrel(c, rel_inter(rc, rf, enc->int_), 0, 0));
 	/* co0: initial writes first; herd7 also puts final writes last,
@@ -1610,6 +1681,8 @@ static int compile_once(struct cat_model *m, struct encoding *enc, uint64_t exac
 	initial_env(&c);
 	if (!run_file(&c, &m->bell) || !run_file(&c, &m->cat))
 		return 0;
+	if (!m->checked) /* the eager compilation: every expression built */
+		m->coherent = c.coherent;
 	m->checked = 1;
 	memset(out, 0, sizeof *out);
 	keep_rels(&c, out);

@@ -273,6 +273,11 @@ int model_build(struct cat_model *model, struct encoding *enc, int separate,
 	return lkmm_build(enc, separate, m, d);
 }
 
+int model_coherent(const struct cat_model *model)
+{
+	return !model || cat_model_coherent(model);
+}
+
 int model_build_exact(struct cat_model *model, struct encoding *enc,
 		      int rcu_stages, struct lkmm *m, struct diag *d)
 {

@@ -94,6 +94,11 @@ struct cat_model;
 int model_build(struct cat_model *model, struct encoding *enc, int separate,
 		struct lkmm *m, struct diag *d);
 
+/* Whether encodings for the model may take encoder_options.coherent: the
+ * built-in model (model NULL) has acyclic(po-loc | com); a read one when
+ * cat_model_coherent() says so. */
+int model_coherent(const struct cat_model *model);
+
 /* lkmm_build_exact() or cat_model_build_exact(), as model_build(). */
 int model_build_exact(struct cat_model *model, struct encoding *enc,
 		      int rcu_stages, struct lkmm *m, struct diag *d);

@@ -425,7 +425,8 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 	for (; n <= opt->unroll_auto; n++) {
 		*unroll = n;
 		struct encoder_options eopt = {.unroll = n, .deadline = deadline,
-					       .coherent = !opt->model && !opt->explain};
+					       .coherent = model_coherent(opt->model) &&
+							    !opt->explain};
 		struct encoding *enc = encode_program(z, prog, &eopt, d);
 		if (!enc)
 			return 0;

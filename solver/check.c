@@ -469,7 +469,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	struct encoder_options eopt = {.unroll = c->opt.unroll, .deadline = deadline,
 				       /* --explain shows the candidate execution
 					* an axiom forbids: keep them all */
-				       .coherent = !c->opt.model && !c->opt.explain};
+				       .coherent = model_coherent(c->opt.model) &&
+						    !c->opt.explain};
 	if (c->opt.unroll_auto && !bounds_auto_unroll(&c->opt, z, prog, deadline, &eopt.unroll, d))
 		return 0;
 	struct encoding *enc = encode_program(z, prog, &eopt, d);

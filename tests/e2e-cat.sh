@@ -176,6 +176,32 @@ else
 		bad "$t: the built-in primitives know atomic_and? ($(head -1 "$tmp/e6"))"
 fi
 
+# 3c. Coherence by program order (encoder_options.coherent) only for a
+# model with the coherence axiom: in a model of that one axiom, a read of
+# x after its own thread's store of x reads the initial value only
+# without fr in the axiom, and the overwritten store is co-last only
+# without the axiom; the checks must not take either shortcut then
+cm=$tmp/coherence
+mkdir -p "$cm"
+: >"$cm/linux-kernel.bell"
+printf '%s\n' 'C CoWR-self' '{' '}' 'P0(int *x)' '{' '	int r0;' \
+	'	WRITE_ONCE(*x, 1);' '	r0 = READ_ONCE(*x);' '}' 'exists (0:r0=0)' >"$tmp/CoWR-self.litmus"
+printf '%s\n' 'C CoWW-self' '{' '}' 'P0(int *x)' '{' '	WRITE_ONCE(*x, 1);' \
+	'	WRITE_ONCE(*x, 2);' '}' 'exists (x=1)' >"$tmp/CoWW-self.litmus"
+observed() { "$LKMMC" --model "$cm" "$1" 2>&1 | awk '/^Observation/ { print $3 }'; }
+# the model's check @ CoWR-self's verdict @ CoWW-self's
+while IFS='@' read -r ax wr ww; do
+	printf '"coherence test"\nlet com = rf | co | fr\n%s\n' "$ax" >"$cm/linux-kernel.cat"
+	got="$(observed "$tmp/CoWR-self.litmus") $(observed "$tmp/CoWW-self.litmus")"
+	[ "$got" = "$wr $ww" ] && ok || bad "model '$ax': CoWR-self, CoWW-self $got, want $wr $ww"
+done <<'AXIOMS'
+acyclic po-loc | com@Never@Never
+acyclic (po & loc) | rf | co | rf^-1 ; co@Never@Never
+acyclic po-loc | rf | co@Sometimes@Never
+flag ~empty po-loc | com as incoherent@Sometimes@Sometimes
+acyclic rf | co | fr@Sometimes@Sometimes
+AXIOMS
+
 # 4. Linux 6.12's and 7.2's models on their own litmus tests (and
 # Documentation/litmus-tests'): the verdict of the Result: line (DEADLOCK:
 # Never 0 0)
