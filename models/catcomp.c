@@ -33,8 +33,10 @@
  * plain-access relations are not built for a test without plain accesses
  * (what models/lkmm.c decides by hand).  A closure of the same relation
  * is built once however often the model writes it, and "a ; b*" builds
- * only the rows of b* in the range of a (rel_star_from).  tests/e2e-cat.sh
- * checks the result against the built-in model.
+ * only the rows of b* in the range of a (rel_star_from), "a ; name" only
+ * the rows of a let-bound sequence that a can reach (seq_with: 6.1's
+ * rcu-link, entered only from grace periods and critical sections).
+ * tests/e2e-cat.sh checks the result against the built-in model.
  *
  * What herd7 enumerates and the encoder chooses instead (named here, as
  * the brief of issue 14 allows): rf and co are the encoder's choices
@@ -405,6 +407,13 @@ struct closure {
 	uint64_t over;          /* the site of its Horn variables, if any */
 };
 
+/* The rows of a let binding built for the uses "x ; name" (rows_of). */
+struct rows {
+	struct val *binding;    /* the binding, not evaluated whole */
+	set_t from;             /* the rows built: true or NULL per event */
+	struct val *value;      /* [from] ; its expression */
+};
+
 /* One compilation. */
 struct comp {
 	struct cat_model *m;    /* the model */
@@ -444,6 +453,8 @@ struct comp {
 				 * found any error it has) */
 	int coherent;           /* an axiom "acyclic E" whose E contains
 				 * HAS_COHERENCE was compiled */
+	struct rows *rows;      /* let bindings built for some rows only */
+	int nrows;              /* how many */
 };
 
 static uint64_t site_bit(int site) { return site >= 0 && site < 64 ? 1ull << site : 0; }
@@ -916,28 +927,115 @@ static int has_variant(const struct comp *c, const char *name)
 
 static int static_empty(const struct comp *c, const struct val *v);
 
-/* a ; b* with the closure's rows only for the range of a (rel_star_from:
- * the same relation, far fewer Horn variables when a is sparse, as the
- * LKMM's "prop ; strong-fence ; hb*" is). */
-static struct val *seq_star(struct comp *c, const struct cat_expr *e)
+/* x ; b* with the closure's rows only for the range of x (rel_star_from:
+ * the same relation, far fewer Horn variables when x is sparse, as the
+ * LKMM's "prop ; strong-fence ; hb*" is).  at: the "a ; b" being built. */
+static struct val *seq_star(struct comp *c, const struct cat_expr *at, struct val *x,
+			    const struct cat_expr *star)
 {
 	struct rel_ctx *rc = c->rc;
-	struct val *x = eval(c, e->a), *y;
-	if (!x)
-		return NULL;
-	if (c->lazy && x->k == VK_REL && static_empty(c, x))
-		return unknown_contents(c, x);
-	if (!(y = eval(c, e->b->a)))
+	struct val *y = eval(c, star->a);
+	if (!y)
 		return NULL;
 	if (x->k != VK_REL || y->k != VK_REL || y->transitive) {
-		struct val *s = eval(c, e->b);
-		return s ? binop(c, e, x, s) : NULL;
+		struct val *s = eval(c, star);
+		return s ? binop(c, at, x, s) : NULL;
 	}
 	rel_t st = rel_star_from(rc, set_range(rc, x->r), y->r, "cat-closure");
 	/* b* contains b */
 	unsigned fr = (x->contains & HAS_RF_INV) && (y->contains & HAS_CO) ? HAS_FR : 0;
-	return containing(vrel(c, rel_seq(rc, x->r, st), x->over | y->over | site_bit(e->b->site),
+	return containing(vrel(c, rel_seq(rc, x->r, st), x->over | y->over | site_bit(star->site),
 			       x->under | y->under), fr);
+}
+
+static struct val *seq_with(struct comp *c, const struct cat_expr *at, struct val *x,
+			    const struct cat_expr *b);
+
+/* [S] ; E for a let binding "name = E" not evaluated yet, where S holds
+ * the events x can end at: x ; name is then x ; ([S] ; E), and only the
+ * rows of S are built.  A later use needing other rows adds just those
+ * ([S1 | S2] ; E = [S1] ; E | [S2] ; E); a first use needing every row
+ * evaluates the binding whole, for all its uses. */
+static struct val *rows_of(struct comp *c, struct val *binding, rel_t x)
+{
+	struct rel_ctx *rc = c->rc;
+	int n = rc->n, nwant = 0;
+	set_t want = set_new(rc);
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n && !want[j]; i++)
+			if (REL_AT(x, n, i, j))
+				want[j] = rc->t;
+	struct rows *old = NULL;
+	for (int k = 0; k < c->nrows && !old; k++)
+		if (c->rows[k].binding == binding)
+			old = &c->rows[k];
+	for (int j = 0; j < n; j++) {
+		if (old && old->from[j])
+			want[j] = NULL; /* built already */
+		nwant += want[j] != NULL;
+	}
+	if (!nwant)
+		return old->value;
+	if (!old && nwant == n)
+		return force(c, binding);
+	struct env *saved = c->env;
+	const char *file = c->file;
+	c->env = binding->lenv;
+	c->file = binding->lfile;
+	struct val *v = seq_with(c, binding->lazy, vrel(c, rel_id(rc, want), 0, 0),
+				 binding->lazy);
+	c->env = saved;
+	c->file = file;
+	if (!v || v->k != VK_REL)
+		return v;
+	if (!old) {
+		c->rows = arena_grow(c->a, c->rows, sizeof *c->rows, (size_t)c->nrows,
+				     (size_t)c->nrows + 1);
+		old = &c->rows[c->nrows++];
+		*old = (struct rows){.binding = binding, .from = want, .value = v};
+		return v;
+	}
+	for (int j = 0; j < n; j++)
+		if (want[j])
+			old->from[j] = rc->t;
+	old->value = vrel(c, rel_union(rc, old->value->r, v->r), old->value->over | v->over,
+			  old->value->under | v->under);
+	return old->value;
+}
+
+/*
+ * x ; b, building of b only what x can reach (after the model's eager
+ * compilation, see struct comp): b* only the rows of x's range
+ * (seq_star), b1 ; b2 as (x ; b1) ; b2, and a let-bound sequence only the
+ * rows of the events x can end at (rows_of: the LKMM's rcu-link, entered
+ * only from grace periods and critical-section ends).  Each is the same
+ * relation as x ; b built whole.  at: an "a ; b" expression, for errors.
+ */
+static struct val *seq_with(struct comp *c, const struct cat_expr *at, struct val *x,
+			    const struct cat_expr *b)
+{
+	struct rel_ctx *rc = c->rc;
+	if (c->lazy && static_empty(c, x))
+		/* (b is not built) */
+		return x->k == VK_REL ? vrel(c, rel_new(rc), 0, 0) : unknown_contents(c, x);
+	if (b->kind == CE_STAR && !site_exact(c, b->site))
+		return seq_star(c, at, x, b);
+	if (c->lazy && x->k == VK_REL && b->kind == CE_SEQ) {
+		struct val *xa = seq_with(c, b, x, b->a);
+		return xa ? seq_with(c, b, xa, b->b) : NULL;
+	}
+	if (c->lazy && x->k == VK_REL && b->kind == CE_VAR) {
+		struct val *v = lookup(c->env, b->name);
+		if (v && v->k == VK_LAZY && v->lazy->kind == CE_SEQ) {
+			struct val *r = rows_of(c, v, x->r);
+			if (!r || r->k != VK_REL)
+				return r ? binop(c, at, x, r) : NULL;
+			return vrel(c, rel_seq(rc, x->r, r->r), x->over | r->over,
+				    x->under | r->under);
+		}
+	}
+	struct val *y = eval(c, b);
+	return y ? binop(c, at, x, y) : NULL;
 }
 
 /* The value of a binding, evaluated on first use when it was bound
@@ -995,19 +1093,16 @@ static struct val *eval(struct comp *c, const struct cat_expr *e)
 	case CE_STRING:
 		return err(c, e, "unsupported: a string as a value"), NULL;
 	case CE_SEQ:
-		if (e->b->kind == CE_STAR && !site_exact(c, e->b->site))
-			return seq_star(c, e);
-		/* fall through */
+		x = eval(c, e->a);
+		return x ? seq_with(c, e, x, e->b) : NULL;
 	case CE_UNION: case CE_INTER: case CE_DIFF: case CE_CROSS:
 	case CE_ADD:
 		if (!(x = eval(c, e->a)))
 			return NULL;
-		/* a & b, a \ b, a ; b with a statically empty: empty (no
-		 * need to build b) */
-		if (c->lazy && (e->kind == CE_INTER || e->kind == CE_DIFF || e->kind == CE_SEQ) &&
-		    static_empty(c, x))
-			return x->k == VK_REL && e->kind == CE_SEQ ? vrel(c, rel_new(rc), 0, 0)
-				: unknown_contents(c, x);
+		/* a & b, a \ b with a statically empty: empty (no need to
+		 * build b; a ; b: seq_with) */
+		if (c->lazy && (e->kind == CE_INTER || e->kind == CE_DIFF) && static_empty(c, x))
+			return unknown_contents(c, x);
 		if (!(y = eval(c, e->b)))
 			return NULL;
 		return binop(c, e, x, y);
