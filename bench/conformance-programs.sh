@@ -120,7 +120,7 @@ awk -F'\t' -v dir="$out/c" '
 		if ($0 ~ /^Program /) { k = "P" substr($0, 9); viol[k] = 0; seen[k] = 1 }
 		if ($0 ~ /^Assertion violated at /) viol[k] = 1
 		if ($0 ~ /^Deadlock: /) viol[k] = "deadlock"
-		if ($0 ~ /^Data race: /) addflag(k, "data-race")
+		if ($0 ~ /^Data race between /) addflag(k, "data-race")
 		if ($0 ~ /^Flag /) addflag(k, substr($0, 6))
 		if ($0 ~ /^Assertion failed: /) asrt[k]++
 		if ($0 ~ /^Spins forever/) hang[k]++

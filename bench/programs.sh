@@ -29,12 +29,15 @@ done
 mkdir -p "$out/c"
 # fastest N: the least wall time of $reps runs of the command
 fastest() {
-	local best=999999 t
+	local best=999999 t tf=$out/time.$$
 	for ((r = 0; r < reps; r++)); do
-		t=$( { /usr/bin/time -f %e "$@" > /dev/null 2> /dev/null; } 2>&1 )
-		t=${t##*$'\n'}
+		# -o: the command's own stderr goes to /dev/null, time's to tf
+		# (its last line; a non-zero exit status adds one before it)
+		/usr/bin/time -f %e -o "$tf" "$@" > /dev/null 2> /dev/null
+		t=$(tail -n 1 "$tf")
 		best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (b < a ? b : a) }')
 	done
+	rm -f "$tf"
 	echo "$best"
 }
 printf 'test\tlitmus_s\tprogram_s\tratio\tlitmus\tprogram\n' | tee "$out/programs.tsv"
@@ -48,6 +51,6 @@ while read -r t; do
 	la=$("$LKMMC" --exists-only "$t" 2> /dev/null | sed -n 's/^Observation [^ ]* \([A-Za-z]*\).*/\1/p')
 	pa=$("$LKMMC" "$c" 2> /dev/null | grep -m1 -o '^No errors\|^Assertion violated')
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$t" .litmus)" "$lt" "$pt" \
-		"$(awk -v a="$lt" -v b="$pt" 'BEGIN { printf "%.2f", a > 0 ? b / a : 0 }')" \
+		"$(awk -v a="$lt" -v b="$pt" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')" \
 		"$la" "$pa"
 done | tee -a "$out/programs.tsv"

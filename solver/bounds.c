@@ -39,6 +39,7 @@
 #include "solver/deadline.h"
 #include "common/clock.h"
 #include "solver/execution.h"
+#include "solver/interleave.h"
 #include "solver/symmetry.h"
 
 static int block_has(const struct ir_block *b, enum ir_op op)
@@ -249,8 +250,14 @@ static void show(const struct encoding *enc, const struct site *s, enum finding 
 			"answer above)\n", unroll, s->thread, s->in->pos.line, text);
 		break;
 	case F_SPIN:
-		fprintf(out, "Spins forever: P%d line %d %s never exits in a "
-			"consistent execution\n", s->thread, s->in->pos.line, text);
+		if (enc->prog->is_program)
+			fprintf(out, "Spins forever at %s:%d: P%d %s never exits "
+				"in a consistent execution (it sees only final "
+				"values)\n", enc->prog->file, s->in->pos.line,
+				s->thread, text);
+		else
+			fprintf(out, "Spins forever: P%d line %d %s never exits in a "
+				"consistent execution\n", s->thread, s->in->pos.line, text);
 		break;
 	}
 }
@@ -279,7 +286,7 @@ static void stopped(const struct execution *x, const struct encoding *enc, FILE 
  * the same code, at the same place.  Returns 1 if any was found, -1 on a
  * time-out. */
 static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
-		const struct encoding *enc, struct site *s, int n,
+		const struct encoding *enc, const struct lkmm *lm, struct site *s, int n,
 		enum finding f, int unroll, int executions, double deadline,
 		FILE *out, FILE *err)
 {
@@ -320,7 +327,7 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		}
 		if (executions || opt->witness) {
 			fputs("  in this execution:\n", out);
-			execution_print(x, out);
+			interleave_show(x, lm, opt->witness, out);
 			stopped(x, enc, out);
 		}
 		fputc('\n', out);
@@ -338,8 +345,8 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 }
 
 int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
-		  const struct encoding *enc, int unroll, double deadline,
-		  FILE *out, FILE *err)
+		  const struct encoding *enc, const struct lkmm *lm, int unroll,
+		  double deadline, FILE *out, FILE *err)
 {
 	if (enc->nasserts == 0 && enc->nbounds == 0 && !bounds_needed(enc->prog))
 		return 0;
@@ -360,7 +367,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 	for (int i = 0; i < enc->nasserts; i++)
 		n = add_site(enc, s, n, enc->asserts[i].instr, enc->asserts[i].thread,
 			     enc->asserts[i].fails);
-	r = find(opt, z, slv, enc, s, n, F_ASSERT, unroll, 1, deadline, out, err);
+	r = find(opt, z, slv, enc, lm, s, n, F_ASSERT, unroll, 1, deadline, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_ASSERT_FAILS : 0;
 	if (r == 0 && n > 0)
 		fprintf(out, "Assertions: none of %d can fail\n\n", n);
@@ -371,7 +378,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     cut_off(enc, &enc->bounds[i]));
 	/* After a time-out the next questions would time out too. */
-	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_CUT, unroll, 0, deadline, out, err);
+	r = r < 0 ? r : find(opt, z, slv, enc, lm, s, n, F_CUT, unroll, 0, deadline, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
 	t[2] = clock_now();
 
@@ -386,7 +393,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     and2(z, enc->bounds[i].reach, all_spin));
-	r = r < 0 ? r : find(opt, z, slv, enc, s, n, F_SPIN, unroll, 1, deadline, out, err);
+	r = r < 0 ? r : find(opt, z, slv, enc, lm, s, n, F_SPIN, unroll, 1, deadline, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
 	if (opt->stats)

@@ -43,10 +43,10 @@ void bounds_assert_problem(Z3_context z, Z3_solver s, const struct encoding *enc
  * assertion that fails is found by the first query.  s is left as it was
  * found.  unroll is the bound enc was built with; no query runs past
  * deadline (CLOCK_MONOTONIC seconds, 0: none).  Returns the BOUNDS_* bits
- * found. */
+ * found.  m: the model's relations, for a program's steps (interleave.h). */
 int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver s,
-		  const struct encoding *enc, int unroll, double deadline,
-		  FILE *out, FILE *err);
+		  const struct encoding *enc, const struct lkmm *m, int unroll,
+		  double deadline, FILE *out, FILE *err);
 
 /* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
  * at which no consistent execution needs more iterations, in *unroll (the

@@ -26,6 +26,7 @@
 #include "solver/dot.h"
 #include "solver/execution.h"
 #include "solver/explain.h"
+#include "solver/interleave.h"
 #include "solver/states.h"
 #include "solver/symmetry.h"
 #include "solver/deadline.h"
@@ -114,7 +115,7 @@ static int print_witness(const struct check_options *opt, Z3_context z, Z3_solve
 	Z3_model_inc_ref(z, m);
 	struct execution *x = execution_new(enc, m);
 	fputs(title, out);
-	execution_print(x, out);
+	interleave_show(x, lm, opt->witness, out);
 	/* Feed the execution back: with its events, rf and co fixed, the
 	 * model (all axioms are in s) must accept it and reach the condition. */
 	Z3_solver_push(z, s);
@@ -131,9 +132,34 @@ static int print_witness(const struct check_options *opt, Z3_context z, Z3_solve
 	return ok;
 }
 
-/* The two racing accesses of one execution that raises data-race. */
-static void print_race(Z3_context z, Z3_solver s, const struct encoding *enc,
-		       const struct lkmm *lm, Z3_ast flag, double deadline, FILE *out)
+/* A program's race in its terms: "Data race between FILE:L1 and FILE:L2
+ * on x", the two statements, and on err a located error. */
+static void program_race(const struct execution *x, int a, int b, FILE *out,
+			 FILE *err)
+{
+	const struct encoding *enc = x->enc;
+	const char *file = enc->prog->file;
+	const char *loc = x->loc[a] >= 0 ? enc->prog->locs[x->loc[a]].name : "?";
+	const struct ir_instr *ia = enc->ev[a].instr, *ib = enc->ev[b].instr;
+	int la = ia ? ia->pos.line : 0, lb = ib ? ib->pos.line : 0;
+	fprintf(out, "Data race between %s:%d and %s:%d on %s\n", file, la, file, lb, loc);
+	for (int k = 0; k < 2; k++) {
+		int e = k ? b : a;
+		const struct ir_instr *in = enc->ev[e].instr;
+		fprintf(out, "  P%d line %d: %s  (%s)\n", enc->ev[e].thread,
+			in ? in->pos.line : 0, in && in->text ? in->text : "",
+			enc->ev[e].cls & EVC_BIT(EVC_W) ? "a write" : "a read");
+	}
+	fprintf(err, "%s:%d:%d: error: data race on %s between line %d (P%d) and "
+		"line %d (P%d) (an execution is on the standard output)\n", file, la,
+		ia ? ia->pos.col : 0, loc, la, enc->ev[a].thread, lb, enc->ev[b].thread);
+}
+
+/* The two racing accesses of one execution that raises data-race (for a
+ * program, in its terms, with a located error on err). */
+static void print_race(const struct check_options *opt, Z3_context z, Z3_solver s,
+		       const struct encoding *enc, const struct lkmm *lm,
+		       Z3_ast flag, double deadline, FILE *out, FILE *err)
 {
 	if (ask(z, s, flag, deadline) != Z3_L_TRUE)
 		return;
@@ -143,12 +169,17 @@ static void print_race(Z3_context z, Z3_solver s, const struct encoding *enc,
 	for (int a = 0; a < enc->n; a++)
 		for (int b = 0; b < enc->n; b++)
 			if (execution_in(x, lm->rel[LR_RACE], a, b)) {
-				fputs("Data race: ", out);
-				execution_print_event(x, a, out);
-				fputs("\n      and: ", out);
-				execution_print_event(x, b, out);
-				fputs("\n  in this execution:\n", out);
-				execution_print(x, out);
+				if (enc->prog->is_program) {
+					program_race(x, a, b, out, err);
+				} else {
+					fputs("Data race: ", out);
+					execution_print_event(x, a, out);
+					fputs("\n      and: ", out);
+					execution_print_event(x, b, out);
+					fputc('\n', out);
+				}
+				fputs("  in this execution:\n", out);
+				interleave_show(x, lm, opt->witness, out);
 				fputc('\n', out);
 				a = b = enc->n; /* one race is enough */
 			}
@@ -236,8 +267,7 @@ static int program_answer(struct checker *c, Z3_context z, Z3_solver s,
 			continue;
 		char title[1200];
 		snprintf(title, sizeof title, "Assertion violated at %s:%d: %s\n"
-			 "  in this execution (threads: P0 is the first one "
-			 "created):\n", prog->file, a->pos.line, a->text);
+			 "  in this execution:\n", prog->file, a->pos.line, a->text);
 		ok = print_witness(&c->opt, z, s, enc, m, v, NULL, deadline, out, d, title);
 		fprintf(c->err, "%s:%d:%d: error: assertion violated: %s\n",
 			prog->file, a->pos.line, a->pos.col, a->text);
@@ -248,9 +278,8 @@ static int program_answer(struct checker *c, Z3_context z, Z3_solver s,
 			continue;
 		*bad = 1;
 		if (f == FL_DATA_RACE) {
-			print_race(z, s, enc, m, m->flag[f], deadline, out);
-			fprintf(c->err, "%s: error: data race (the accesses are on "
-				"the standard output)\n", prog->file);
+			print_race(&c->opt, z, s, enc, m, m->flag[f], deadline, out,
+				   c->err);
 		} else {
 			fprintf(out, "Flag %s\n", lkmm_flag_name((enum lkmm_flag)f));
 			fprintf(c->err, "%s: error: %s\n", prog->file,
@@ -517,7 +546,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		FILE *rep = open_memstream(&report, &report_len);
 		if (!rep)
 			abort();
-		found = bounds_report(&c->opt, z, s, enc, eopt.unroll, deadline, rep, c->err);
+		found = bounds_report(&c->opt, z, s, enc, &m, eopt.unroll, deadline, rep,
+				      c->err);
 		fclose(rep);
 	}
 	double t_bounds = clock_now();
@@ -657,7 +687,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	if (ok && c->opt.explain && neg == 0 && prog->is_program && prog->nasserts)
 		ok = explain(&c->opt, z, enc, &m, prog, Z3_mk_not(z, cond), deadline, out, d);
 	if (ok && c->opt.explain && raised[FL_DATA_RACE] && !prog->is_program)
-		print_race(z, s, enc, &m, m.flag[FL_DATA_RACE], deadline, out);
+		print_race(&c->opt, z, s, enc, &m, m.flag[FL_DATA_RACE], deadline, out,
+			   c->err);
 	/* Past the deadline nothing is retried: the limit is the cause. */
 	int expired = c->opt.timeout_ms && clock_now() > t0 + c->opt.timeout_ms / 1000.0;
 	if (!ok && mode == ARITH_DIFF && !expired && outside_fragment(z, s)) 

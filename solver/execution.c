@@ -19,6 +19,11 @@ static long eval_long(Z3_context z, Z3_model m, Z3_ast t)
 	return 0;
 }
 
+long execution_eval(const struct execution *x, Z3_ast t)
+{
+	return eval_long(x->enc->z, x->m, t);
+}
+
 int execution_holds(const struct execution *x, Z3_ast f)
 {
 	if (!f)

@@ -4,7 +4,7 @@
 #  1. every program of litmus-tests/programs gets the answer its
 #     " * Expected:" line states ("No errors", "Assertion violated at line
 #     N" for main's asserts, "Assertion failed at line N" for a thread's,
-#     "Deadlock"), with exit status 0 or 3;
+#     "Spins forever at line N", "Deadlock"), with exit status 0 or 3;
 #  2. every bad program tests/program-errors/NAME.c exits with status 1 and
 #     prints exactly tests/program-errors/NAME.expect as its first line on
 #     stderr (at least 20 of them);
@@ -55,6 +55,12 @@ for p in litmus-tests/programs/*.c; do
 		[ $rc -eq 3 ] || case_fail "$p: exit status $rc, want 3"
 		grep -q "^Deadlock: " "$tmp/out" ||
 			case_fail "$p: no 'Deadlock:' line: $(head -n 2 "$tmp/out")"
+		;;
+	"Spins forever at line "*)
+		line=${want##* }
+		[ $rc -eq 3 ] || case_fail "$p: exit status $rc, want 3"
+		grep -q "^Spins forever at $p:$line: P[0-9]* " "$tmp/out" ||
+			case_fail "$p: want '$want', got: $(grep Spins "$tmp/out")"
 		;;
 	"Assertion failed at line "*)
 		line=${want##* }
@@ -121,6 +127,43 @@ check "-D VALUE=3 makes the assert fail" grep -q "^Assertion violated" "$tmp/out
 "$LKMMC" --dump-ir litmus-tests/programs/ticket-lock.c > "$tmp/out" 2>&1
 check "--dump-ir: the loop in main creates 3 threads" \
 	test "$(grep -c '^thread P' "$tmp/out")" -eq 3
+
+# 3b. answers in the program's terms: the counterexample as steps in one
+#     order (solver/interleave.h), races and hangs located in the source
+p=litmus-tests/programs/mp-wmb-norb.c
+"$LKMMC" "$p" > "$tmp/out" 2> "$tmp/err"
+check "mp-wmb-norb: not an interleaving, said so" \
+	grep -q "^  no interleaving gives this execution (it is not sequentially consistent)" "$tmp/out"
+check "mp-wmb-norb: the stale read comes first, out of program order" \
+	test "$(grep -m1 '^    P' "$tmp/out")" = \
+	"    P1 mp-wmb-norb.c:26  READ_ONCE(data)           reads data = 0 (the initial value)  [out of program order: before line 24]"
+check "mp-wmb-norb: the flag read names its write" \
+	grep -q "^    P1 mp-wmb-norb.c:24  READ_ONCE(flag) .* reads flag = 1 (from P0 line 18)$" "$tmp/out"
+check "mp-wmb-norb: the threads named by their functions" \
+	grep -q "^  threads: P0 = writer(0), P1 = reader(0)$" "$tmp/out"
+check "mp-wmb-norb: no per-thread listing without --witness" \
+	bash -c "! grep -q '^  P0:$' $tmp/out"
+"$LKMMC" --witness "$p" > "$tmp/out" 2> /dev/null
+check "--witness adds the per-thread listing after the steps" \
+	grep -q "^  per thread:$" "$tmp/out"
+p=litmus-tests/programs/sb-barriers.c
+"$LKMMC" "$p" > "$tmp/out" 2> /dev/null
+check "sb-barriers: the second load misses the first thread's store" \
+	grep -q "reads x = 0 (the initial value); not yet visible: P0 line 16's 1$" "$tmp/out"
+p=litmus-tests/programs/counter-nolock.c
+"$LKMMC" "$p" > "$tmp/out" 2> "$tmp/err"
+check "counter-nolock: a sequentially consistent execution is an interleaving" \
+	grep -q "^  as an interleaving (each read reads the latest write listed before it):$" "$tmp/out"
+check "counter-nolock: the race in source terms" \
+	grep -q "^Data race between $p:15 and $p:15 on counter$" "$tmp/out"
+check "counter-nolock: the race as a located error" \
+	grep -q "^$p:15:[0-9]*: error: data race on counter between line 15 (P0) and line 15 (P1)" "$tmp/err"
+"$LKMMC" --json "$p" > "$tmp/json" 2> /dev/null
+check "--json on a program carries the steps" \
+	grep -q '"    P0 counter-nolock.c:15  counter ' "$tmp/json"
+"$LKMMC" --witness litmus-tests/SB+pos.litmus > "$tmp/out" 2> /dev/null
+check "a litmus test's witness stays a per-thread listing" \
+	bash -c "grep -q '^  P0:$' $tmp/out && ! grep -q 'interleaving\|^  threads:' $tmp/out"
 
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
