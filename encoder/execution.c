@@ -627,6 +627,55 @@ Z3_ast enc_observable(const struct encoding *enc, struct ir_observable o)
 	return enc->final_reg[o.thread][o.index];
 }
 
+/* A program's final-assert expression (ir.h, IR_C_EXPR) as an Int over
+ * the final values; truth values are 0 and 1, as in C. */
+static Z3_ast final_expr(const struct encoding *enc, const struct ir_expr *e)
+{
+	Z3_context z = enc->z;
+	Z3_ast zero = mk_int(z, 0), one = mk_int(z, 1);
+	switch (e->kind) {
+	case IR_E_CONST:
+		return mk_int(z, e->num);
+	case IR_E_LOC:
+		return enc->final_loc[e->loc];
+	case IR_E_UNARY: {
+		Z3_ast a = final_expr(enc, e->a);
+		if (e->op == IR_NEG)
+			return Z3_mk_unary_minus(z, a);
+		if (e->op == IR_LNOT)
+			return Z3_mk_ite(z, Z3_mk_eq(z, a, zero), one, zero);
+		return Z3_mk_sub(z, 2, (Z3_ast[]){Z3_mk_unary_minus(z, a), one});
+	}
+	case IR_E_BINARY:
+		break;
+	default: /* the front end makes no other (cprog.c) */
+		return zero;
+	}
+	Z3_ast ab[2] = {final_expr(enc, e->a), final_expr(enc, e->b)};
+	Z3_ast t;
+	switch ((enum ir_binop)e->op) {
+	case IR_ADD: return Z3_mk_add(z, 2, ab);
+	case IR_SUB: return Z3_mk_sub(z, 2, ab);
+	case IR_MUL: return Z3_mk_mul(z, 2, ab);
+	case IR_EQ: t = Z3_mk_eq(z, ab[0], ab[1]); break;
+	case IR_NE: t = Z3_mk_not(z, Z3_mk_eq(z, ab[0], ab[1])); break;
+	case IR_LT: t = Z3_mk_lt(z, ab[0], ab[1]); break;
+	case IR_LE: t = Z3_mk_le(z, ab[0], ab[1]); break;
+	case IR_GT: t = Z3_mk_gt(z, ab[0], ab[1]); break;
+	case IR_GE: t = Z3_mk_ge(z, ab[0], ab[1]); break;
+	case IR_LAND:
+	case IR_LOR: {
+		Z3_ast nz[2] = {Z3_mk_not(z, Z3_mk_eq(z, ab[0], zero)),
+				Z3_mk_not(z, Z3_mk_eq(z, ab[1], zero))};
+		t = e->op == IR_LAND ? Z3_mk_and(z, 2, nz) : Z3_mk_or(z, 2, nz);
+		break;
+	}
+	default:
+		return zero;
+	}
+	return Z3_mk_ite(z, t, one, zero);
+}
+
 Z3_ast enc_cond(const struct encoding *enc, const struct ir_cond *c)
 {
 	Z3_context z = enc->z;
@@ -642,6 +691,8 @@ Z3_ast enc_cond(const struct encoding *enc, const struct ir_cond *c)
 		long v = c->rhs.kind == IR_VAL_LOC ? enc_loc_address(c->rhs.loc) : c->rhs.num;
 		return Z3_mk_eq(z, enc_observable(enc, c->lhs), mk_int(z, v));
 	}
+	case IR_C_EXPR:
+		return Z3_mk_not(z, Z3_mk_eq(z, final_expr(enc, c->expr), mk_int(z, 0)));
 	case IR_C_NOT:
 		return Z3_mk_not(z, enc_cond(enc, c->a));
 	case IR_C_AND:

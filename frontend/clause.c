@@ -296,6 +296,11 @@ static void put_cond(struct strbuf *b, const struct ir_program *prog,
 			strbuf_str(b, buf);
 		}
 		break;
+	case IR_C_EXPR: /* a program's C condition, as written */
+		strbuf_str(b, "(");
+		strbuf_str(b, c->text);
+		strbuf_str(b, ")");
+		break;
 	case IR_C_NOT:
 		strbuf_str(b, "not (");
 		put_cond(b, prog, c->a, 0);

@@ -530,6 +530,12 @@ static int return_stmt(struct lw *w, CXCursor c, struct bb *b)
 			return 0;
 		}
 	}
+	return cl_leave_frame(w, b, s);
+}
+
+int cl_leave_frame(struct lw *w, struct bb *b, struct src s)
+{
+	struct frame *f = w->fr;
 	f->nreturns++;
 	if (!f->wrapped)
 		return 1;

@@ -56,6 +56,52 @@ static int count_of(CXCursor c, enum CXCursorKind kind)
 	return fk.n;
 }
 
+/* Does a call of this name end a program's thread path (abort(), exit(),
+ * pthread_exit())? */
+static int ends_path(const char *name)
+{
+	return strcmp(name, "abort") == 0 || strcmp(name, "exit") == 0 ||
+	       strcmp(name, "pthread_exit") == 0;
+}
+
+static enum CXChildVisitResult count_exit(CXCursor c, CXCursor parent,
+					  CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		CXString sp = clang_getCursorSpelling(c);
+		*(int *)data += ends_path(clang_getCString(sp));
+		clang_disposeString(sp);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* How many calls in c end the thread's path. */
+static int count_exits(CXCursor c)
+{
+	int n = 0;
+	clang_visitChildren(c, count_exit, &n);
+	return n;
+}
+
+/* abort() or exit() in a program's thread function: the path ends there,
+ * as at a return, and the register w->exits names is set to 1 so that
+ * main's asserts, which such a path never reaches, hold on it (cprog.c).
+ * In a helper it would have to leave every frame: a located error. */
+static int exit_call(struct lw *w, CXCursor c, const char *name, struct bb *b)
+{
+	struct frame *f = w->fr;
+	struct src s = cl_src_of(w, c);
+	if (!f || f->outer)
+		return cl_err_at(w, c, "%s() in a helper function is not "
+				 "supported: call it in the thread function, "
+				 "where it ends the thread's path", name);
+	if (!w->exits)
+		w->exits = 1 + cl_temp(w, s.pos);
+	cl_emit(w, b, IR_ASSIGN, s, w->exits - 1)->a = cl_mk_const(w, 1, s.pos);
+	return cl_leave_frame(w, b, s);
+}
+
 /* Inline a call of helper def: parameters become registers (or stand for
  * the address or constant passed), the body is lowered in place, and a
  * return that is not the body's last statement leaves a one-pass IR_LOOP
@@ -136,7 +182,8 @@ int cl_inline(struct lw *w, CXCursor c, CXCursor def, struct ir_expr **argv,
 	/* Only a return as the body's last statement needs no jump. */
 	CXCursor *bk;
 	int nb = ctu_kids(w->t, body, &bk);
-	int nret = count_of(body, CXCursor_ReturnStmt);
+	int nret = count_of(body, CXCursor_ReturnStmt) +
+		   (w->t->program && !w->fr ? count_exits(body) : 0);
 	int tail = nb > 0 && clang_getCursorKind(bk[nb - 1]) == CXCursor_ReturnStmt;
 	fr.wrapped = nret > (tail ? 1 : 0);
 	w->fr = &fr;
@@ -253,12 +300,8 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 				      strcmp(name, "pthread_join") == 0))
 			return cl_err_at(w, c, "%s in a thread: lkmmc creates "
 					 "and joins threads in main only", name);
-		if (w->t->program && (strcmp(name, "abort") == 0 ||
-				      strcmp(name, "exit") == 0 ||
-				      strcmp(name, "pthread_exit") == 0))
-			return cl_err_at(w, c, "%s() in a thread is not "
-					 "supported: return from the thread "
-					 "function, or check with assert()", name);
+		if (w->t->program && ends_path(name))
+			return exit_call(w, c, name, b);
 		static const char *const alloc[] = {
 			"kmalloc", "kzalloc", "kcalloc", "kmalloc_array",
 			"vmalloc", "vzalloc", "kvmalloc", "kmem_cache_alloc",

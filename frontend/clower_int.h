@@ -93,6 +93,8 @@ struct lw {
 				   * loop bodies, && || ?: operands) */
 	struct jump *jumps;       /* labels that gotos may reach */
 	int njumps, jcap;         /* count, room */
+	int exits;                /* a program's thread: 1 + the register that
+				   * abort()/exit() sets to 1, 0 when none */
 };
 
 /* Pseudo destinations for cl_call(). */
@@ -230,5 +232,9 @@ int cl_push_loop(struct lw *w, CXCursor c, enum loop_kind kind);
 int cl_decl(struct lw *w, CXCursor vd, struct bb *b);
 /* Statement c, appended to b. */
 int cl_stmt(struct lw *w, CXCursor c, struct bb *b);
+/* Leave the innermost inlined frame here (a return, once its value is
+ * stored; a program thread's abort()): an IR_BREAK of its one-pass loop
+ * when it is wrapped. */
+int cl_leave_frame(struct lw *w, struct bb *b, struct src s);
 
 #endif

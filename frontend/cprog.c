@@ -80,6 +80,8 @@ struct cprog {
 	enum phase phase;               /* where main is */
 	struct ir_final_assert *as;     /* final asserts */
 	int nas, ascap;                 /* count, room */
+	int exits[MAX_THREADS];         /* per thread: 1 + the register its
+					 * abort()/exit() sets, 0: none */
 };
 
 /* --- small tools ------------------------------------------------------ */
@@ -492,14 +494,20 @@ static int do_join(struct cprog *pc, CXCursor c)
 
 /* --- final asserts ------------------------------------------------------ */
 
-static struct ir_cond *cond_node(struct cprog *pc, enum ir_cond_kind k,
-				 CXCursor at)
+static struct ir_cond *cond_new(struct cprog *pc, enum ir_cond_kind k,
+				struct ir_pos pos)
 {
 	struct ir_cond *n = arena_alloc(pc->fe->arena, sizeof *n);
 	memset(n, 0, sizeof *n);
 	n->kind = k;
-	n->pos = cl_src_of(&pc->w, at).pos;
+	n->pos = pos;
 	return n;
+}
+
+static struct ir_cond *cond_node(struct cprog *pc, enum ir_cond_kind k,
+				 CXCursor at)
+{
+	return cond_new(pc, k, cl_src_of(&pc->w, at).pos);
 }
 
 /* The location a final assert observes in e (a global, a field or
@@ -531,6 +539,62 @@ static int observed(struct cprog *pc, CXCursor e)
 
 static struct ir_cond *to_cond(struct cprog *pc, CXCursor e);
 
+/* What a final assert may say, for the error when it says something else. */
+#define FINAL_ACCEPTS "constants, globals (x, s.f, a[1], READ_ONCE(x), " \
+	"atomic_read(&v)), + - *, comparisons, !, && and ||"
+
+/* e over the globals' final values (ir.h, IR_C_EXPR); NULL (error
+ * recorded at the part that is none) when it is not such an expression. */
+static struct ir_expr *final_expr(struct cprog *pc, CXCursor e)
+{
+	CXCursor x = cl_strip(&pc->w, e);
+	struct src s = cl_src_of(&pc->w, x);
+	struct opform f;
+	enum ir_binop op;
+	int l = observed(pc, x);
+	if (pc->fe->d->set)
+		return NULL;
+	if (l >= 0) {
+		struct ir_expr *r = cl_mk(&pc->w, IR_E_LOC, s.pos);
+		r->loc = l;
+		return r;
+	}
+	cl_opform(&pc->w, x, &f);
+	if (f.nkids == 1 && !f.postfix && !f.op[1] && strchr("!-+", f.op[0])) {
+		struct ir_expr *a = final_expr(pc, f.kid[0]);
+		if (!a || f.op[0] == '+')
+			return a;
+		return cl_mk_un(&pc->w, f.op[0] == '!' ? IR_LNOT : IR_NEG, a);
+	}
+	if (f.nkids == 2 && cl_binop_of(f.op, &op) && op != IR_DIV &&
+	    op != IR_MOD && (op < IR_BAND || op > IR_SHR)) {
+		struct ir_expr *a = final_expr(pc, f.kid[0]);
+		struct ir_expr *b = a ? final_expr(pc, f.kid[1]) : NULL;
+		return b ? cl_mk_bin(&pc->w, op, a, b) : NULL;
+	}
+	struct ir_value v;
+	int got = f.nkids ? 0 : main_value(pc, x, &v);
+	if (got > 0 && v.kind == IR_VAL_INT)
+		return cl_mk_const(&pc->w, v.num, s.pos);
+	if (got >= 0 && !pc->fe->d->set)
+		err_at(pc, x, "an assert after the joins is a condition over the "
+		       "globals' final values (" FINAL_ACCEPTS "): '%s' is not "
+		       "one", s.text);
+	return NULL;
+}
+
+/* The whole of e as a C condition over final values. */
+static struct ir_cond *expr_cond(struct cprog *pc, CXCursor e)
+{
+	struct ir_expr *x = final_expr(pc, e);
+	if (!x)
+		return NULL;
+	struct ir_cond *n = cond_node(pc, IR_C_EXPR, e);
+	n->expr = x;
+	n->text = cl_src_of(&pc->w, e).text;
+	return n;
+}
+
 /* l == r (or !=: negated by the caller). */
 static struct ir_cond *compare(struct cprog *pc, CXCursor at, CXCursor l,
 			       CXCursor r)
@@ -557,13 +621,8 @@ static struct ir_cond *compare(struct cprog *pc, CXCursor at, CXCursor l,
 	int got = ol >= 0 ? main_value(pc, r, &v) : 0;
 	if (got < 0)
 		return NULL;
-	if (ol < 0 || got == 0) {
-		err_at(pc, at, "an assert after the joins compares globals with "
-		       "constants or with each other (==, !=, combined with !, "
-		       "&&, ||): '%s' is not such a comparison",
-		       cl_src_of(&pc->w, at).text);
-		return NULL;
-	}
+	if (ol < 0 || got == 0)
+		return expr_cond(pc, at); /* x + y == 2, ... */
 	n->lhs.thread = -1;
 	n->lhs.index = ol;
 	n->rhs = v;
@@ -612,12 +671,9 @@ static struct ir_cond *to_cond(struct cprog *pc, CXCursor e)
 		n->a = a;
 		return n;
 	}
-	if (!pc->fe->d->set)
-		err_at(pc, x, "an assert after the joins compares globals with "
-		       "constants or with each other (==, !=, combined with !, "
-		       "&&, ||): '%s' is not such a comparison",
-		       cl_src_of(&pc->w, x).text);
-	return NULL;
+	if (pc->fe->d->set)
+		return NULL;
+	return expr_cond(pc, x); /* x < 2, x + y, ... */
 }
 
 static int do_assert(struct cprog *pc, CXCursor c, const struct kapi *k)
@@ -909,7 +965,29 @@ static int lower_thread(struct cprog *pc, int k, struct fe_proc *p)
 	struct src src = { th->pos, s->label };
 	int ok = cl_inline(&w, s->fn, s->fn, argv, &b, DST_NONE, src, &val);
 	th->body = cl_fin(&b);
+	pc->exits[k] = w.exits;
 	return ok;
+}
+
+/* A path that ends at abort() or exit() never reaches main's asserts: each
+ * holds on it ("P<k>'s exit register is 1, or cond"). */
+static void exempt_exits(struct cprog *pc)
+{
+	for (int k = 0; k < pc->nth; k++) {
+		if (!pc->exits[k])
+			continue;
+		for (int i = 0; i < pc->nas; i++) {
+			struct ir_final_assert *a = &pc->as[i];
+			struct ir_cond *e = cond_new(pc, IR_C_ATOM, a->pos);
+			e->lhs.thread = k;
+			e->lhs.index = pc->exits[k] - 1;
+			e->rhs = (struct ir_value){ IR_VAL_INT, 1, 0 };
+			struct ir_cond *o = cond_new(pc, IR_C_OR, a->pos);
+			o->a = e;
+			o->b = a->cond;
+			a->cond = o;
+		}
+	}
 }
 
 /* The whole program, once libclang has parsed it. */
@@ -962,6 +1040,7 @@ static int read_program(struct cprog *pc)
 		if (!lower_thread(pc, k, &fe->procs[k]))
 			return 0;
 	}
+	exempt_exits(pc);
 	/* The final condition: forall of the asserts' conjunction. */
 	struct ir_cond *c = NULL;
 	for (int i = 0; i < pc->nas; i++) {

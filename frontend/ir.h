@@ -177,7 +177,8 @@ struct ir_thread {
 };
 
 /* Final condition language. */
-enum ir_cond_kind { IR_C_TRUE, IR_C_FALSE, IR_C_ATOM, IR_C_NOT, IR_C_AND, IR_C_OR };
+enum ir_cond_kind { IR_C_TRUE, IR_C_FALSE, IR_C_ATOM, IR_C_NOT, IR_C_AND, IR_C_OR,
+		   IR_C_EXPR /* a program's final assert: a C condition */ };
 /* What an atom or a "locations" item observes. */
 struct ir_observable {
 	int thread;             /* thread id for a register, -1 for a location */
@@ -193,6 +194,12 @@ struct ir_cond {
 	 * as in "0:r1=1:r2" or "x=0:r1". */
 	int rhs_is_obs;            /* IR_C_ATOM: 1 when rhs_obs replaces rhs */
 	struct ir_observable rhs_obs; /* IR_C_ATOM: the observable compared */
+	/* Added for whole C programs (frontend/cprog.c): */
+	struct ir_expr *expr;      /* IR_C_EXPR: holds when non-zero; an
+				    * IR_E_LOC in it is that location's
+				    * final value; only + - *, comparisons,
+				    * !, unary -, && and || */
+	const char *text;          /* IR_C_EXPR: its source text */
 };
 
 enum ir_quant { IR_Q_EXISTS, IR_Q_NOT_EXISTS, IR_Q_FORALL };

@@ -414,6 +414,9 @@ static void put_cond(struct toc *t, const struct ir_cond *c)
 		else
 			fprintf(t->o, "%ld", c->rhs.num);
 		return;
+	case IR_C_EXPR: /* a litmus test has none (cprog.c makes it) */
+		fprintf(t->o, "(%s)", c->text);
+		return;
 	case IR_C_NOT:
 		fputs("!(", t->o);
 		put_cond(t, c->a);

@@ -390,6 +390,11 @@ static void put_cond(struct gen *g, const struct ir_cond *c)
 	switch (c->kind) {
 	case IR_C_TRUE: fputs("1", o); return;
 	case IR_C_FALSE: fputs("0", o); return;
+	case IR_C_EXPR: /* a program's final assert */
+		fputs("0", o);
+		km_gen_error(g, c->pos, "a C condition in a final assert (%s)",
+			     c->text);
+		return;
 	case IR_C_ATOM:
 		fprintf(o, "(v[%d] == ", obs_slot(g, c->lhs));
 		if (c->rhs_is_obs)

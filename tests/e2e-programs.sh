@@ -165,6 +165,88 @@ check "--json on a program carries the steps" \
 check "a litmus test's witness stays a per-thread listing" \
 	bash -c "grep -q '^  P0:$' $tmp/out && ! grep -q 'interleaving\|^  threads:' $tmp/out"
 
+# 3c. abort() and exit() in a thread end its path: main's asserts, which
+#     that path never reaches, are not checked on it; a return anywhere
+#     in a thread function ends it too.  One program, its threads chosen
+#     with -D (END: P0 ends early when it sees y; LOOP: P0 returns from
+#     inside a loop; neither: 3d's), the final assert with -D COND=...
+cat > "$tmp/two.c" <<'PROG'
+#include <pthread.h>
+#include <assert.h>
+#include <stdlib.h>
+#include <lkmm.h>
+int x, y;
+void *P0(void *a)
+{
+#if defined(END)
+	if (READ_ONCE(y))
+		END;
+	WRITE_ONCE(x, 1);
+#elif defined(LOOP)
+	for (int i = 0; i < 3; i++) {
+		if (READ_ONCE(x))
+			return NULL;
+	}
+	WRITE_ONCE(y, 1);
+#else
+	WRITE_ONCE(x, 1);
+#endif
+	return NULL;
+}
+void *P1(void *a)
+{
+#if defined(END)
+	WRITE_ONCE(y, 1);
+#elif defined(LOOP)
+	WRITE_ONCE(x, 1);
+#else
+	WRITE_ONCE(y, READ_ONCE(x));
+#endif
+	return NULL;
+}
+int main(void)
+{
+	pthread_t t, u;
+	pthread_create(&t, NULL, P0, NULL);
+	pthread_create(&u, NULL, P1, NULL);
+	pthread_join(t, NULL);
+	pthread_join(u, NULL);
+	assert(COND);
+	return 0;
+}
+PROG
+aline=$(grep -n 'assert(COND)' "$tmp/two.c" | cut -d: -f1)
+"$LKMMC" -D 'END=abort()' -D 'COND=x == 1' "$tmp/two.c" > "$tmp/out" 2>&1
+check "abort() ends the path: the assert holds on every other one" grep -q "^No errors" "$tmp/out"
+"$LKMMC" -D 'END=exit(1)' -D 'COND=x == 1' "$tmp/two.c" > "$tmp/out" 2>&1
+check "exit() ends the path as abort() does" grep -q "^No errors" "$tmp/out"
+"$LKMMC" -D 'END=return NULL' -D 'COND=x == 1' "$tmp/two.c" > "$tmp/out" 2>&1
+check "a return there instead: main's assert still applies, and is violated" \
+	grep -q "^Assertion violated" "$tmp/out"
+"$LKMMC" -D 'END=abort()' -D 'COND=y == 0' "$tmp/two.c" > "$tmp/out" 2>&1
+check "abort() exempts only the paths that reach it" grep -q "^Assertion violated" "$tmp/out"
+"$LKMMC" --unroll 4 -D LOOP -D 'COND=y == 0 || x == 1' "$tmp/two.c" > "$tmp/out" 2>&1
+check "a return inside a loop ends the thread" grep -q "^No errors" "$tmp/out"
+"$LKMMC" --unroll 4 -D LOOP -D 'COND=y == 0' "$tmp/two.c" > "$tmp/out" 2>&1
+check "the path that leaves the loop stores y" grep -q "^Assertion violated" "$tmp/out"
+
+# 3d. a final assert is any C condition over the globals' final values
+#     (x is always 1 at the end, y is 0 or 1)
+for c in "x < 2" "x - 1 >= 0" "x * 2 == 2 && y <= 1" "!(x > 1) || y" "-x + 3 > y" \
+	 "READ_ONCE(y) < x + 1"; do
+	"$LKMMC" -D "COND=$c" "$tmp/two.c" > "$tmp/out" 2>&1
+	check "assert($c) holds" grep -q "^No errors" "$tmp/out"
+done
+for c in "x <= 0" "x + y == 2" "!(x > 0 && y < 1)" "y > 0" "x * y"; do
+	"$LKMMC" -D "COND=$c" "$tmp/two.c" > "$tmp/out" 2>&1
+	check "assert($c) is violated" \
+		grep -q "^Assertion violated at $tmp/two.c:$aline: assert(COND)" "$tmp/out"
+done
+sed 's/assert(COND)/assert(x < 2 \&\& (x \& 1))/' "$tmp/two.c" > "$tmp/bad.c"
+"$LKMMC" "$tmp/bad.c" > "$tmp/out" 2> "$tmp/err"
+check "a bitwise operator in a final assert is a located error saying what is accepted" \
+	grep -q "^$tmp/bad.c:$aline:19: error: an assert after the joins is a condition over the globals' final values (constants, .*, + - \*, comparisons, !, && and ||): 'x & 1' is not one" "$tmp/err"
+
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
 #    conformance-programs)

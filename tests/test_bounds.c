@@ -53,7 +53,7 @@ static int report(struct irb *b, int unroll)
 	Z3_solver s = Z3_mk_simple_solver(z);
 	Z3_solver_inc_ref(z, s);
 	bounds_assert_problem(z, s, enc, &m);
-	int found = bounds_report(&opt, z, s, enc, unroll, 0, null, null);
+	int found = bounds_report(&opt, z, s, enc, &m, unroll, 0, null, null);
 	Z3_solver_dec_ref(z, s);
 	fclose(null);
 	encoding_free(enc);
