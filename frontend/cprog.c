@@ -17,7 +17,12 @@
  *     an inlined helper call; constant-bound for loops in main are run;
  *   - pthread_join(t, NULL) ends the thread before what follows it; an
  *     assert() or BUG_ON() after every thread is joined is checked on the
- *     final state: the condition is "forall" of their conjunction.
+ *     final state: the condition is "forall" of their conjunction; each
+ *     is ==/!= of globals and constants (IR_C_ATOM) or, otherwise, a C
+ *     condition over the globals' final values (IR_C_EXPR: + - *,
+ *     comparisons, !, &&, ||);
+ *   - abort()/exit() in a thread function end its path (clower_call.c sets
+ *     a register of the thread): main's asserts hold on such a path.
  * Anything else in main is a located error, as are the constructs the
  * model does not have (mutexes, malloc, address-taken locals).
  *

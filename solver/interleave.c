@@ -245,8 +245,8 @@ void interleave_print(const struct execution *x, const struct lkmm *m, FILE *out
 		      "listed before it):\n", out);
 	else
 		fprintf(out, "  no interleaving gives this execution (it is not "
-			"sequentially consistent); the steps in %s, marked where "
-			"an interleaving would differ:\n",
+			"sequentially consistent);\n  the steps in %s,\n  marked "
+			"where an interleaving would differ:\n",
 			m && m->rel[LR_HB] ? "the model's executes-before order "
 			"(hb | pb | rb; then po, rf, co, fr where they fit)"
 			: "an order of po, rf, co and fr");
