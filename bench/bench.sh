@@ -30,6 +30,17 @@
 #   --shared DIR      corpus and recorded herd7 answers (default ../shared)
 #   --lkmm DIR        tools/memory-model holding linux-kernel.cfg (default
 #                     build/linux/tools/memory-model, from make kernel-tree)
+# GenMC (an enumerating checker of C programs; not in Debian):
+#   --genmc CMD       also run CMD on each test written as a C program by
+#                     lkmmc --to-c (CMD's words, then the .c file), e.g.
+#                     --genmc "genmc -lkmm" (default: "genmc -lkmm" when
+#                     genmc is on PATH); in the rows of the exists mode
+#                     (full when --mode full): GenMC stops at the first
+#                     error, as --exists-only does. Its answer (no-errors,
+#                     violated, race) is set against lkmmc's verdict in
+#                     genmc_check (agree, DIFFERS); GenMC is not the
+#                     reference, so a difference is listed, not a failure
+#   --no-genmc        do not run GenMC even if it is on PATH
 # Output:
 #   --out DIR         results.csv, table.txt, scaling.png (the families),
 #                     compare.png (other tests) (default build/bench)
@@ -85,16 +96,33 @@ run_timed() {
 	t1=$EPOCHREALTIME
 	rss=$(tail -n 1 "$work/$tag.time" 2>/dev/null)
 	case $rss in ''|*[!0-9]*) rss=0 ;; esac
-	verdict=$(awk "$OBS_PARSE" "$work/$tag.out")
+	if [ "$tag" = gm ]; then
+		verdict=$(genmc_answer "$work/$tag.out" "$work/$tag.err")
+	else
+		verdict=$(awk "$OBS_PARSE" "$work/$tag.out")
+	fi
 	# lkmmc exits 3 when an assertion can fail or a thread spins forever,
-	# 4 when --unroll auto hit its limit: answered all the same
+	# 4 when --unroll auto hit its limit: answered all the same; GenMC
+	# exits non-zero when it found an error
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then status=timeout
-	elif [ "$verdict" != - ] && { [ $rc -eq 0 ] || [ $rc -eq 3 ] || [ $rc -eq 4 ]; }; then status=ok
+	elif [ "$verdict" != - ] && { [ $tag = gm ] || [ $rc -eq 0 ] || [ $rc -eq 3 ] || [ $rc -eq 4 ]; }; then status=ok
+	elif [ "$tag" = gm ]; then status=error
 	elif [ $rc -eq 1 ] && grep -qE '^[^:]+:[0-9]+:[0-9]+: error:' "$work/$tag.err"; then status=error
 	else status=crash
 	fi
 	awk -v a="$t0" -v b="$t1" -v s="$status" -v v="$verdict" -v m="$rss" \
 		'BEGIN { printf "%s\t%s\t%.3f\t%s\n", s, v, b - a, m }' >>"$work/$tag.runs"
+}
+
+# genmc_answer OUT ERR: GenMC's answer on a program: no-errors, race (a
+# data race it reports as an error), violated (an assertion or other
+# safety error), or "-" (it did not answer: a compile error, say).
+genmc_answer() {
+	if grep -q 'No errors were detected' "$1" "$2" 2>/dev/null; then echo no-errors
+	elif grep -qiE 'Error detected.*race' "$1" "$2" 2>/dev/null; then echo race
+	elif grep -qE 'Error detected|Safety violation|Assertion violation' "$1" "$2" 2>/dev/null; then echo violated
+	else echo -
+	fi
 }
 
 # summarize TAG: "status verdict median_secs max_rss" over TAG's runs (the
@@ -115,7 +143,8 @@ if [ "${1:-}" = "--run-job" ]; then
 	# BENCH_* come from the environment (the main part exports them)
 	work=$(mktemp -d "$raw/work.XXXXXX")
 	mode=$(head -n 1 "$job")
-	lk_skip="" herd_skip=""    # set once a family's smaller N timed out
+	lk_skip="" herd_skip="" gm_skip=""   # set once a family's smaller N timed out
+	read -r -a genmc <<<"$BENCH_GENMC"    # the GenMC command's words
 	margs=()
 	hargs=()
 	if [ "$mode" = exists ]; then margs=(--exists-only); hargs=(-speedcheck fast); fi
@@ -152,10 +181,27 @@ if [ "${1:-}" = "--run-job" ]; then
 			herd="run	$(summarize herd)"
 			[ "$(printf '%s' "$herd" | cut -f2)" = timeout ] && [ "$family" != - ] && [ "$BENCH_SKIP" = 1 ] && herd_skip=1
 		fi
+		# GenMC, on the test as a C program, in the rows of one mode
+		gm="none	-	-	-"
+		if [ ${#genmc[@]} -gt 0 ] && [ "$mode" = "$BENCH_GENMC_MODE" ]; then
+			if [ -n "$gm_skip" ]; then gm="skipped	-	-	-"
+			elif prog=$work/$(basename "$path" .litmus).c
+				! "$BENCH_LKMMC" --to-c "$path" >"$prog" 2>"$work/toc.err"; then gm="no-c	-	-	-"
+			else
+				for ((i = 0; i < BENCH_REPS; i++)); do
+					run_timed gm "$work" "$BENCH_TIMEOUT" "${genmc[@]}" "$prog"
+					[ "$(tail -n 1 "$work/gm.runs" | cut -f1)" = ok ] || break
+				done
+				gm=$(summarize gm)
+				[ "${gm%%	*}" = timeout ] && [ "$family" != - ] && [ "$BENCH_SKIP" = 1 ] && gm_skip=1
+			fi
+		fi
+		# the final condition's quantifier, to read GenMC's answer by
+		quant=$(grep -m1 -oE '^[[:space:]]*(~[[:space:]]*exists|exists|forall)' "$path" | tr -d ' \t')
 		msg=$(grep -m1 . "$work/lk.err" 2>/dev/null | tr '\t' ' ' | cut -c1-160)
 		[ "$lk_end" = skipped ] && msg="a smaller N of this family did not finish"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seq" "$mode" "$path" "$family" "$procs" \
-			"$expected" "$lk" "$herd" "${msg:--}" >"$raw/$seq.$mode.rec"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seq" "$mode" "$path" "$family" "$procs" \
+			"$expected" "$lk" "$herd" "${msg:--}" "$gm" "${quant:--}" >"$raw/$seq.$mode.rec"
 	done
 	rm -rf "$work"
 	exit 0
@@ -165,9 +211,9 @@ trap 'rm -f "$BENCH_SELF"' EXIT
 root=$BENCH_ROOT
 LKMMC=${LKMMC:-./lkmmc}
 families="" nspec=2-8,10-24/2 n_given=0 files=() herd_timeouts=0 corpus_all=0 sample=0
-mode=both reps=3 tmo=10 jobs=1 batch="" skip=1 herd7_cmd="" no_herd7=0
+mode=both reps=3 tmo=10 jobs=1 batch="" skip=1 herd7_cmd="" no_herd7=0 genmc_cmd="" no_genmc=0
 shared=$root/../shared lkmm=$root/build/linux/tools/memory-model outdir=$root/build/bench plot=1
-usage() { sed -n '2,43p' "$BENCH_SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,/^set -u/p' "$BENCH_SELF" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench: $*" >&2; exit 2; }
 need_num() { case $2 in ''|*[!0-9]*) die "$1 needs a number, not '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -187,6 +233,8 @@ while [ $# -gt 0 ]; do
 	--no-skip) skip=0; shift ;;
 	--herd7) herd7_cmd=$2; shift 2 ;;
 	--no-herd7) no_herd7=1; shift ;;
+	--genmc) genmc_cmd=$2; shift 2 ;;
+	--no-genmc) no_genmc=1; shift ;;
 	--shared) shared=$2; shift 2 ;;
 	--lkmm) lkmm=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
@@ -220,6 +268,18 @@ if [ $no_herd7 = 0 ]; then
 		herd7=$(command -v herd7 || true)
 	fi
 fi
+genmc=""
+if [ $no_genmc = 0 ]; then
+	if [ -n "$genmc_cmd" ]; then
+		read -r g0 _ <<<"$genmc_cmd"
+		command -v "$g0" >/dev/null || die "--genmc $genmc_cmd: $g0 not found"
+		genmc=$genmc_cmd
+	elif command -v genmc >/dev/null; then
+		genmc="genmc -lkmm"
+	fi
+fi
+genmc_mode=exists
+[ "$mode" = full ] && genmc_mode=full
 if [ -n "$herd7" ]; then
 	[ -f "$lkmm/linux-kernel.cfg" ] || die "no $lkmm/linux-kernel.cfg for herd7: run 'make kernel-tree' (or --lkmm DIR)"
 	lkmm=$(cd "$lkmm" && pwd)
@@ -298,10 +358,14 @@ done
 		echo "bench:   (herd7 7.57, full mode, another run on a shared 2-core machine; status timeout = herd7 gave up at its 10 s limit;"
 		echo "bench:   nothing is recorded for generated tests or files outside the corpus)"
 	fi
+	if [ -n "$genmc" ]; then
+		echo "bench: GenMC: '$genmc' on each test as a C program (lkmmc --to-c), in the $genmc_mode rows"
+	fi
 	echo "bench: machine load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 } | tee "$outdir/table.txt"
 
 export BENCH_LKMMC=$raw/lkmmc BENCH_HERD7=$herd7 BENCH_LKMM=$lkmm
+export BENCH_GENMC=$genmc BENCH_GENMC_MODE=$genmc_mode
 export BENCH_REPS=$reps BENCH_TIMEOUT=$tmo BENCH_SKIP=$skip BENCH_BATCH=$batch
 start=$EPOCHREALTIME
 find "$raw/jobs" -type f | sort | tr '\n' '\0' |
@@ -366,14 +430,25 @@ function shortname(p) {
 	return p
 }
 BEGIN {
-	print "test,family,procs,mode,expected,lkmmc_verdict,lkmmc_status,lkmmc_s,lkmmc_rss_kb,herd7_source,herd7_verdict,herd7_status,herd7_s,herd7_rss_kb,ratio,check,note" > csv
+	print "test,family,procs,mode,expected,lkmmc_verdict,lkmmc_status,lkmmc_s,lkmmc_rss_kb,herd7_source,herd7_verdict,herd7_status,herd7_s,herd7_rss_kb,ratio,check,genmc_verdict,genmc_status,genmc_s,genmc_rss_kb,genmc_check,note" > csv
 }
 {
 	# seq mode path family procs expected | lk: status verdict secs rss |
-	# herd: source status verdict secs rss | note
+	# herd: source status verdict secs rss | note | genmc: status verdict
+	# secs rss | quantifier of the final condition
 	mode = $2; path = $3; fam = $4; procs = $5; want = $6
 	ls = $7; lv = $8; lsec = $9; lrss = $10
 	hsrc = $11; hs = $12; hv = $13; hsec = $14; hrss = $15; note = $16
+	gs = $17; gv = $18; gsec = $19; grss = $20; quant = $21
+	# GenMC checks the program --to-c wrote: exists (c) and ~exists (c)
+	# assert !(c), forall (c) asserts c; so "no errors" is Never, resp.
+	# Always. A race or a deadlock is not judged.
+	gcheck = "-"; gwant = ""
+	if (gs == "ok" && ls == "ok" && lv != "DEADLOCK" && (gv == "no-errors" || gv == "violated")) {
+		if (quant == "forall") gwant = (lv == "Always") ? "no-errors" : "violated"
+		else if (quant == "exists" || quant == "~exists") gwant = (lv == "Never") ? "no-errors" : "violated"
+		if (gwant != "") gcheck = (gv == gwant) ? "agree" : "DIFFERS"
+	}
 	ratio = "-"
 	if (ls == "ok" && (hs == "ok" || hs == "timeout") && hsec != "-" && lsec > 0) ratio = sprintf("%.2f", hsec / lsec)
 	if (ls == "ok") {
@@ -384,12 +459,13 @@ BEGIN {
 	} else if (ls == "crash") check = "CRASH"
 	else check = "lkmmc-" ls
 	name = shortname(path)
-	printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", q(name), fam, procs, mode, want, lv, ls, lsec, lrss, hsrc, hv, hs, hsec, hrss, ratio, check, q(note) > csv
+	printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", q(name), fam, procs, mode, want, lv, ls, lsec, lrss, hsrc, hv, hs, hsec, hrss, ratio, check, gv, gs, gsec, grss, gcheck, q(note) > csv
 }' "$raw/records.tsv"
 
-# The table, from the CSV.
-awk -F',' '
-NR == 1 { printf "\n%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", "test", "procs", "mode", "herd7 s", "lkmmc s", "ratio", "RSS MB", "herd7", "lkmmc", "expected", "check"; next }
+# The table, from the CSV (GenMC's columns when it ran).
+awk -F',' -v g="$genmc" '
+function gcols(a, b, c) { return (g == "") ? "" : sprintf(" %9s %-10s %-8s", a, b, c) }
+NR == 1 { printf "\n%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s%s %s\n", "test", "procs", "mode", "herd7 s", "lkmmc s", "ratio", "RSS MB", "herd7", "lkmmc", "expected", gcols("genmc s", "genmc", "vs genmc"), "check"; next }
 {
 	name = $1; if (length(name) > 40) name = "..." substr(name, length(name) - 36)
 	h = $13; if ($12 == "timeout") h = ">" h; else if ($12 != "ok" && $12 != "-") h = $12
@@ -397,7 +473,8 @@ NR == 1 { printf "\n%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", "tes
 	l = $8; if ($7 != "ok") l = $7
 	hv = $11; if ($10 == "none") hv = "-"
 	mb = ($9 ~ /^[0-9]+$/) ? sprintf("%.0f", $9 / 1024) : "-"
-	printf "%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s %s\n", name, $3, $4, h, l, r, mb, hv, $6, $5, ($16 ~ /^[A-Z]/ ? "<<< " $16 : $16)
+	gt = $19; if ($18 == "timeout") gt = ">" gt; else if ($18 != "ok") gt = ($18 == "none" ? "-" : $18)
+	printf "%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s%s %s\n", name, $3, $4, h, l, r, mb, hv, $6, $5, gcols(gt, $17, $21), ($16 ~ /^[A-Z]/ ? "<<< " $16 : $16)
 }' "$csv" | tee -a "$outdir/table.txt"
 
 # The families' scaling: median lkmmc seconds by N (T timed out, - skipped).
@@ -407,11 +484,16 @@ NR > 1 && $2 != "-" {
 	if (!($3 in ns)) { ns[$3] = 1; nl[++nn] = $3 + 0 }
 	v[k, $3 + 0] = ($7 == "ok") ? $8 : ($7 == "timeout" ? "T" : ($7 == "skipped" ? "-" : "E"))
 	r[k, $3 + 0] = ($7 == "ok") ? sprintf("%.0f", $9 / 1024) : "-"
+	if ($18 != "none") {
+		k = $2 " genmc"; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
+		v[k, $3 + 0] = ($18 == "ok") ? $19 : ($18 == "timeout" ? "T" : ($18 == "skipped" ? "-" : "E"))
+		r[k, $3 + 0] = ($18 == "ok") ? sprintf("%.0f", $20 / 1024) : "-"
+	}
 }
 END {
 	if (nk == 0) exit
 	for (i = 2; i <= nn; i++) { x = nl[i]; for (j = i - 1; j >= 1 && nl[j] > x; j--) nl[j + 1] = nl[j]; nl[j + 1] = x }
-	printf "\nscaling: lkmmc median seconds by number of processes (T: over %ss, -: skipped after a smaller N timed out, E: error)\n", tmo
+	printf "\nscaling: lkmmc median seconds by number of processes (rows \"genmc\": GenMC; T: over %ss, -: skipped after a smaller N timed out, E: error)\n", tmo
 	printf "%-22s", "family mode"; for (i = 1; i <= nn; i++) printf " %6s", "N=" nl[i]; printf "\n"
 	for (k = 1; k <= nk; k++) {
 		printf "%-22s", keys[k]; for (i = 1; i <= nn; i++) printf " %6s", ((keys[k], nl[i]) in v) ? v[keys[k], nl[i]] : ""; printf "\n"
@@ -428,7 +510,8 @@ NR == 1 { next }
 { n++; st[$16]++; nm[$4]++
   if ($12 == "ok" || $12 == "timeout") { hm[$4] += $13; hn[$4]++; if ($12 == "timeout") hto[$4]++ }
   if ($15 != "-" && $12 == "ok") { both++; hs += $13; ls += $8; lg += log($15) }
-  if ($16 ~ /^[A-Z]/) bad = bad "\n  " $16 ": " $1 " (" $4 "): lkmmc " ($7 == "ok" ? $6 : $7) ", expected " $5 ", herd7 " ($11 == "" ? "-" : $11) ($17 != "-" ? " (" $17 ")" : "") }
+  if ($18 != "none") { gn++; gst[$21]++; if ($21 == "DIFFERS") gbad = gbad "\n  " $1 " (" $4 "): lkmmc " $6 ", GenMC " $17 }
+  if ($16 ~ /^[A-Z]/) bad = bad "\n  " $16 ": " $1 " (" $4 "): lkmmc " ($7 == "ok" ? $6 : $7) ", expected " $5 ", herd7 " ($11 == "" ? "-" : $11) ($22 != "-" ? " (" $22 ")" : "") }
 END {
 	printf "\nbench: %d rows in %ss wall:", n, wall
 	for (c in st) printf " %s %d;", c, st[c]
@@ -444,6 +527,12 @@ END {
 			if (hn[m] > 0) printf "; herd7 on %d of them: %.2fs in all (%d timed out, counted at their limit)", hn[m], hm[m], hto[m]
 			printf "\n"
 		}
+	}
+	if (gn > 0) {
+		printf "bench: GenMC on %d rows:", gn
+		for (c in gst) printf " %s %d;", (c == "-" ? "not judged" : c), gst[c]
+		printf "\n"
+		if (gbad != "") printf "bench: GenMC differs from lkmmc (GenMC is not the reference; look at the program):%s\n", gbad
 	}
 	if (bad != "") printf "bench: LKMMC VERDICT PROBLEMS:%s\n", bad
 }' "$csv" | tee -a "$outdir/table.txt"
@@ -462,6 +551,7 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 			if ($7 == "timeout") print $3, $8 > (dat "/lkmmc-timeout." $4)
 			if ($12 == "ok") print $3, $13 > (dat "/herd7." $4 "." $2)
 			if ($12 == "timeout") print $3, $13 > (dat "/herd7-timeout." $4)
+			if ($18 == "ok") print $3, $19 > (dat "/genmc." $4 "." $2)
 		}' "$csv"
 		xmax=$(awk -F',' 'NR > 1 && $2 != "-" && $3 + 0 > m { m = $3 + 0 } END { print m + 1 }' "$csv")
 		{
@@ -479,6 +569,7 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 					lc=$((lc + 1))
 					[ -s "$dat/lkmmc.$m.$fam" ] && plots="$plots, '$dat/lkmmc.$m.$fam' using 1:2 with linespoints lc $lc pt 7 title '$fam'"
 					[ -s "$dat/herd7.$m.$fam" ] && plots="$plots, '$dat/herd7.$m.$fam' using 1:2 with linespoints lc $lc pt 6 dashtype 2 title 'herd7 $fam'"
+					[ -s "$dat/genmc.$m.$fam" ] && plots="$plots, '$dat/genmc.$m.$fam' using 1:2 with linespoints lc $lc pt 4 dashtype 3 title 'GenMC $fam'"
 				done
 				[ -s "$dat/lkmmc-timeout.$m" ] && plots="$plots, '$dat/lkmmc-timeout.$m' using 1:2 with points pointtype 2 pointsize 2 lc rgb 'red' title 'lkmmc timed out'"
 				[ -s "$dat/herd7-timeout.$m" ] && plots="$plots, '$dat/herd7-timeout.$m' using 1:(\$2*1.3) with points pointtype 1 pointsize 2 lc rgb 'black' title 'herd7 timed out'"

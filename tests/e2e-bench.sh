@@ -19,7 +19,7 @@ cd "$root" || exit 2
 export LKMMC
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-HEADER="test,family,procs,mode,expected,lkmmc_verdict,lkmmc_status,lkmmc_s,lkmmc_rss_kb,herd7_source,herd7_verdict,herd7_status,herd7_s,herd7_rss_kb,ratio,check,note"
+HEADER="test,family,procs,mode,expected,lkmmc_verdict,lkmmc_status,lkmmc_s,lkmmc_rss_kb,herd7_source,herd7_verdict,herd7_status,herd7_s,herd7_rss_kb,ratio,check,genmc_verdict,genmc_status,genmc_s,genmc_rss_kb,genmc_check,note"
 # col CSV NAME: the column number of NAME in CSV's header
 col() { head -n 1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 # cell CSV TEST MODE NAME: one cell
@@ -32,14 +32,14 @@ ln -s "$root/tests/fake-herd7.sh" "$tmp/bin/herd7"
 
 # 1. Families side by side with the (fake) herd7.
 out=$tmp/fam
-PATH=$tmp/bin:$PATH bash bench/bench.sh --n 2-3 --reps 1 --mode both --timeout 120 \
+PATH=$tmp/bin:$PATH bash bench/bench.sh --no-genmc --n 2-3 --reps 1 --mode both --timeout 120 \
 	--out "$out" >"$tmp/fam.log" 2>&1
 rc=$?
 csv=$out/results.csv
 check "families: exit status 0, got $rc (log: $(tail -n 3 "$tmp/fam.log"))" [ $rc -eq 0 ]
 check "families: the header says herd7 runs side by side" grep -q '^bench: herd7 on PATH: .*/herd7, run side by side from .*memory-model' "$tmp/fam.log"
 check "families: CSV header" [ "$(head -n 1 "$csv")" = "$HEADER" ]
-check "families: every row has 17 fields" [ "$(awk -F',' 'NF != 17' "$csv" | wc -l)" -eq 0 ]
+check "families: every row has 22 fields" [ "$(awk -F',' 'NF != 22' "$csv" | wc -l)" -eq 0 ]
 fams=$(bash bench/gen-families.sh --list)
 check "families: 6 families" [ "$(echo "$fams" | wc -l)" -eq 6 ]
 check "families: 6 x 2 N x 2 modes rows" [ "$(tail -n +2 "$csv" | wc -l)" -eq 24 ]
@@ -84,7 +84,7 @@ cp litmus-tests/SB+mbs.litmus litmus-tests/SB+pos.litmus litmus-tests/deadlock-u
 	printf 'auto/SB+pos.litmus\tok\tNever\t0\t3\tNo\t-\t3\t0.500\tSometimes\t-\n'
 } >"$sh/oracle/summary.tsv"
 out=$tmp/rec
-PATH=$tmp/bin:$PATH bash bench/bench.sh --no-herd7 --shared "$sh" --corpus --mode exists --reps 2 \
+PATH=$tmp/bin:$PATH bash bench/bench.sh --no-genmc --no-herd7 --shared "$sh" --corpus --mode exists --reps 2 \
 	--out "$out" >"$tmp/rec.log" 2>&1
 rc=$?
 csv=$out/results.csv
@@ -109,7 +109,7 @@ check "recorded: ... naming the test" grep -q 'MISMATCH: auto/SB+pos.litmus (exi
 
 # 2b. The same with lkmmc in one batch (lkmmc -j 2 --times), both modes.
 out=$tmp/batch
-PATH=$tmp/bin:$PATH bash bench/bench.sh --no-herd7 --shared "$sh" --corpus --mode both --reps 2 --batch 2 \
+PATH=$tmp/bin:$PATH bash bench/bench.sh --no-genmc --no-herd7 --shared "$sh" --corpus --mode both --reps 2 --batch 2 \
 	--no-plot --out "$out" >"$tmp/batch.log" 2>&1
 rc=$?
 csv=$out/results.csv
@@ -127,12 +127,52 @@ done
 
 # 3. A live herd7 that disagrees with lkmmc.
 out=$tmp/flip
-PATH=$tmp/bin:$PATH FAKE_HERD7_FLIP=sb-mb-02 bash bench/bench.sh --families sb-mb --n 2 --mode exists \
+PATH=$tmp/bin:$PATH FAKE_HERD7_FLIP=sb-mb-02 bash bench/bench.sh --no-genmc --families sb-mb --n 2 --mode exists \
 	--reps 1 --no-plot --out "$out" >"$tmp/flip.log" 2>&1
 rc=$?
 check "flip: exit status 1, got $rc" [ $rc -eq 1 ]
 check "flip: HERD7-DISAGREES" [ "$(cell "$out/results.csv" families/sb-mb-02.litmus exists check)" = HERD7-DISAGREES ]
 check "flip: herd7's verdict kept" [ "$(cell "$out/results.csv" families/sb-mb-02.litmus exists herd7_verdict)" = Sometimes ]
+
+# 4. GenMC beside lkmmc (tests/fake-genmc.sh as "genmc" on the PATH): the
+#    test as a C program (--to-c), in the exists rows only; its answer set
+#    against lkmmc's; a difference (FAKE_GENMC_FLIP) is listed, and is no
+#    failure (GenMC is not the reference).
+ln -s "$root/tests/fake-genmc.sh" "$tmp/bin/genmc"
+out=$tmp/genmc
+PATH=$tmp/bin:$PATH bash bench/bench.sh --no-herd7 --families sb-mb,rcu-sometimes --n 2-3 --mode both \
+	--reps 1 --timeout 120 --out "$out" >"$tmp/genmc.log" 2>&1
+rc=$?
+csv=$out/results.csv
+check "genmc: exit status 0, got $rc (log: $(tail -n 3 "$tmp/genmc.log"))" [ $rc -eq 0 ]
+check "genmc: the header names GenMC" grep -q "^bench: GenMC: 'genmc -lkmm' on each test as a C program (lkmmc --to-c), in the exists rows" "$tmp/genmc.log"
+check "genmc: every row has 22 fields" [ "$(awk -F',' 'NF != 22' "$csv" | wc -l)" -eq 0 ]
+for t in families/sb-mb-02.litmus families/sb-mb-03.litmus families/rcu-sometimes-02.litmus families/rcu-sometimes-03.litmus; do
+	case $t in *sb-mb*) want=no-errors ;; *) want=violated ;; esac
+	check "$t exists: GenMC ran" [ "$(cell "$csv" $t exists genmc_status)" = ok ]
+	check "$t exists: GenMC says $want" [ "$(cell "$csv" $t exists genmc_verdict)" = $want ]
+	check "$t exists: agrees with lkmmc" [ "$(cell "$csv" $t exists genmc_check)" = agree ]
+	v=$(cell "$csv" $t exists genmc_s)
+	check "$t exists: a GenMC time, got '$v'" awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9]+\.[0-9]+$/ && v + 0 > 0) }'
+	check "$t full: GenMC not run again" [ "$(cell "$csv" $t full genmc_status)" = none ]
+done
+check "genmc: the table has GenMC's column" grep -q '^test .* genmc s  *genmc  *vs genmc  *check$' "$out/table.txt"
+check "genmc: the scaling pivot has a GenMC row" grep -q '^sb-mb genmc  *[0-9.]*  *[0-9.]*$' "$out/table.txt"
+check "genmc: the summary counts agreement" grep -q '^bench: GenMC on 4 rows: agree 4;' "$tmp/genmc.log"
+out=$tmp/genmc-flip
+PATH=$tmp/bin:$PATH FAKE_GENMC_FLIP=sb-mb-02 bash bench/bench.sh --no-herd7 --families sb-mb --n 2 --mode exists \
+	--reps 1 --no-plot --out "$out" >"$tmp/genmc-flip.log" 2>&1
+rc=$?
+check "genmc flip: exit status 0 (GenMC is not the reference), got $rc" [ $rc -eq 0 ]
+check "genmc flip: DIFFERS" [ "$(cell "$out/results.csv" families/sb-mb-02.litmus exists genmc_check)" = DIFFERS ]
+check "genmc flip: listed" grep -q '^  families/sb-mb-02.litmus (exists): lkmmc Never, GenMC violated$' "$tmp/genmc-flip.log"
+PATH=$tmp/bin:$PATH bash bench/bench.sh --no-herd7 --no-genmc --families sb-mb --n 2 --mode exists \
+	--reps 1 --no-plot --out "$out" >"$tmp/genmc-off.log" 2>&1
+check "genmc off: --no-genmc leaves it out" [ "$(cell "$out/results.csv" families/sb-mb-02.litmus exists genmc_status)" = none ]
+check "genmc off: no GenMC column" [ "$(grep -c 'vs genmc' "$out/table.txt")" -eq 0 ]
+bash bench/bench.sh --genmc "no-such-genmc -lkmm" --out "$tmp/u" >"$tmp/u.log" 2>&1
+check "usage: a --genmc that is not there, exit 2" [ $? -eq 2 ]
+check "usage: ... says so" grep -q 'no-such-genmc not found' "$tmp/u.log"
 
 # Usage errors are exit 2 with a message.
 bash bench/bench.sh --mode fast >"$tmp/u.log" 2>&1
