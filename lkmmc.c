@@ -26,6 +26,7 @@
 #include "kernel/kmod.h"
 #include "models/cat.h"
 #include "solver/check.h"
+#include "solver/memwatch.h"
 #include "common/xalloc.h"
 
 #define LKMMC_VERSION "0.1.0"
@@ -34,7 +35,7 @@
 enum opt_act {
 	OPT_DUMP_IR, OPT_TO_C, OPT_EXISTS_ONLY, OPT_MODEL, OPT_MODEL_DIFF, OPT_NO_CUBES,
 	OPT_UNROLL,
-	OPT_TIMEOUT, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
+	OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
 	OPT_TIMES, OPT_JSON, OPT_SHARD, OPT_HELP, OPT_VERSION,
 };
@@ -86,6 +87,10 @@ static const struct lkmmc_opt options[] = {
 	 "                    more iterations, up to L (default 16)\n"},
 	{"--timeout", NULL, OPT_TIMEOUT, OPT_ARG_NUMBER, 0, 100000, "a number",
 	 "  --timeout SECS    give up on a test after about SECS seconds\n"},
+	{"--max-memory", NULL, OPT_MAX_MEMORY, OPT_ARG_NUMBER, 0, 1L << 30, "a number of MB",
+	 "  --max-memory MB   give up on a test whose check needs more than MB\n"
+	 "                    megabytes (default: half the machine's memory,\n"
+	 "                    shared among the -j workers; 0: no limit)\n"},
 	{"--witness", NULL, OPT_WITNESS, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --witness         print an execution that reaches the condition\n"},
 	{"--explain", NULL, OPT_EXPLAIN, OPT_ARG_NONE, 0, 0, NULL,
@@ -285,6 +290,7 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 		opt->check.unroll_auto = 0;
 		break;
 	case OPT_TIMEOUT: opt->check.timeout_ms = (unsigned)num * 1000u; break;
+	case OPT_MAX_MEMORY: opt->check.max_memory_mb = num; break;
 	case OPT_WITNESS: opt->check.witness = 1; break;
 	case OPT_EXPLAIN: opt->check.explain = 1; break;
 	case OPT_DOT:
@@ -456,7 +462,7 @@ static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
 
 /* A file whose worker was lost (killed at the time limit, or crashed), as
  * a JSON error object (batch_options.lost). */
-static void lost_file(void *ctx, const char *path, int timed_out,
+static void lost_file(void *ctx, const char *path, const char *kind,
 		      const char *message, FILE *out)
 {
 	struct run *run = ctx;
@@ -464,7 +470,7 @@ static void lost_file(void *ctx, const char *path, int timed_out,
 	diag_error(&d, path, 0, 0, "%s", message);
 	struct json_test jt = {
 		.file = path, .model = model_name(run->opt), .status = 1,
-		.error = &d, .error_kind = timed_out ? "timeout" : "crash",
+		.error = &d, .error_kind = kind,
 	};
 	json_test_write(out, &jt);
 }
@@ -517,6 +523,7 @@ int main(int argc, char **argv)
 {
 	struct options opt = {0};
 	opt.check.unroll = 2;
+	opt.check.max_memory_mb = -1; /* the default, once -j is known */
 	int first_file;
 	enum parsed parsed = parse_options(argc, argv, &opt, &first_file);
 	herd7_dirs_free(&opt.herd7_dirs); /* only -conf needed them */
@@ -602,16 +609,22 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	run.checker = opt.dump_ir || opt.to_c || run.kmod ? NULL
-		: checker_new(&opt.check);
-	int status = 0;
+	int checking = !(opt.dump_ir || opt.to_c || run.kmod);
 	/* --timeout is kept even where Z3 cannot be interrupted (it takes in
 	 * a big encoding in one go): each test runs in a worker process that
 	 * is killed a little past the limit, after the checker's own
 	 * deadline has had its chance to end the test with the answer so far. */
-	if (opt.check.timeout_ms && run.checker)
+	if (opt.check.timeout_ms && checking)
 		opt.batch.kill_after = opt.check.timeout_ms / 1000.0 * 1.05;
-	if (opt.batch.jobs > 1 || opt.batch.times_path || opt.batch.kill_after > 0) {
+	int batched = opt.batch.jobs > 1 || opt.batch.times_path || opt.batch.kill_after > 0;
+	if (opt.check.max_memory_mb < 0)
+		opt.check.max_memory_mb = memwatch_default_mb(opt.batch.jobs);
+	/* a worker ended by the memory limit loses only its test */
+	opt.check.memory_exit = batched ? MEMWATCH_EXIT : 1;
+	opt.batch.max_memory_mb = opt.check.max_memory_mb;
+	run.checker = checking ? checker_new(&opt.check) : NULL;
+	int status = 0;
+	if (batched) {
 		if (opt.batch.jobs < 1)
 			opt.batch.jobs = 1;
 		if (!opt.batch.progress && nfiles >= 20 && isatty(2))

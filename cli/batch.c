@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "common/clock.h"
 #include "common/xalloc.h"
+#include "solver/memwatch.h"
 
 /* Text a child has written so far on one pipe. */
 struct text {
@@ -220,16 +221,26 @@ static int send_task(struct batch *b, struct worker *w, int index)
 static void bury(struct batch *b, struct worker *w)
 {
 	int st = 0;
+	struct rusage ru = {0};
 	close(w->task_fd);
 	close(w->result_fd);
-	while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+	while (wait4(w->pid, &st, 0, &ru) < 0 && errno == EINTR)
 		;
 	if (w->index >= 0) {
 		struct result *r = &b->res[w->index];
 		r->done = 1;
 		r->seconds = clock_now() - w->start;
+		r->rss_kb = ru.ru_maxrss; /* the worker's peak over its life */
 		char msg[512];
-		if (w->killed) {
+		int memory = !w->killed && WIFEXITED(st) && WEXITSTATUS(st) == MEMWATCH_EXIT;
+		if (memory) {
+			r->status = 1;
+			snprintf(msg, sizeof msg,
+				 "too large for the memory limit: the resident set "
+				 "passed %ld MB while the solver was working (stopped "
+				 "after %.1f s); try --exists-only, a smaller --unroll, "
+				 "or --max-memory MB", b->opt->max_memory_mb, r->seconds);
+		} else if (w->killed) {
 			r->status = 1;
 			r->timed_out = 1;
 			snprintf(msg, sizeof msg,
@@ -247,14 +258,15 @@ static void bury(struct batch *b, struct worker *w)
 		}
 		char line[1200];
 		int k = snprintf(line, sizeof line, "%s: %serror: %s\n", b->files[w->index],
-				 w->killed ? "" : "internal ", msg);
+				 w->killed || memory ? "" : "internal ", msg);
 		text_add(&r->err, line, (size_t)k < sizeof line ? (size_t)k : sizeof line - 1);
 		if (b->opt->lost) {
 			char *obuf = NULL;
 			size_t olen = 0;
 			FILE *o = open_memstream(&obuf, &olen);
 			if (o) {
-				b->opt->lost(b->ctx, b->files[w->index], w->killed, msg, o);
+				b->opt->lost(b->ctx, b->files[w->index],
+					     memory ? "memory" : w->killed ? "timeout" : "crash", msg, o);
 				fclose(o);
 				text_add(&r->out, obuf, olen);
 				free(obuf);

@@ -28,10 +28,14 @@ struct batch_options {
 	double kill_after;      /* seconds a worker may spend on one file: past
 				 * them it is killed and the file reported as
 				 * timed out (0: no limit) */
-	/* What a file whose worker was lost (killed at the limit: timed_out
-	 * 1; crashed: 0) prints on stdout, given the message said on stderr
-	 * (without "path: error: "); NULL: nothing. */
-	void (*lost)(void *ctx, const char *path, int timed_out,
+	long max_memory_mb;     /* the checker's memory limit, for the message
+				 * of a worker that ended with MEMWATCH_EXIT
+				 * (solver/memwatch.h) */
+	/* What a file whose worker was lost prints on stdout, given why
+	 * (kind: "timeout", killed at the limit; "memory", ended by the
+	 * memory limit; "crash") and the message said on stderr (without
+	 * "path: error: "); NULL: nothing. */
+	void (*lost)(void *ctx, const char *path, const char *kind,
 		     const char *message, FILE *out);
 };
 

@@ -672,6 +672,8 @@ static void write_line_array(struct jsonw *w, const char *key, const char *p, si
 
 const char *json_error_kind(const char *message)
 {
+	if (strstr(message, "too large for the memory limit"))
+		return "memory";
 	return strstr(message, "solver gave up") || strstr(message, "time-out")
 		? "timeout" : "error";
 }

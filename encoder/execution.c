@@ -373,7 +373,7 @@ static void build_co_rf(struct encoding *enc)
 	}
 	/* co: a strict total order of the writes to each location. */
 	enc->co = rel_new(rc);
-	for (int a = 0; a < n; a++) {
+	for (int a = 0; a < n && !(a % 16 == 15 && rel_gave_up(rc)); a++) {
 		if (!enc->ts[a])
 			continue;
 		for (int b = 0; b < n; b++) {
@@ -408,7 +408,7 @@ static void build_co_rf(struct encoding *enc)
 	enc->rf = rel_new(rc);
 	enc->fr = rel_new(rc);
 	Z3_ast *alts = xmalloc(sizeof(Z3_ast) * (size_t)n);
-	for (int r = 0; r < n; r++) {
+	for (int r = 0; r < n && !(r % 16 == 15 && rel_gave_up(rc)); r++) {
 		const struct event *y = &enc->ev[r];
 		if (!has(y, EVC_R))
 			continue;
@@ -561,6 +561,31 @@ static void build_final(struct encoding *enc)
 	}
 }
 
+/* What an encoding of n events needs at least, in kB: lkmmc and its
+ * libraries (about 100 MB), and each relation of the model is a dense
+ * n x n matrix with terms for its may-pairs: measured, 1.5 to 6 kB a
+ * pair of events over the long-thread families of bench/gen-families.sh
+ * (long-mb, long-plain, long-shared); 1 kB a pair is below all of them,
+ * so that a test refused here could not have fitted. */
+static long least_memory_kb(long n)
+{
+	return 64 * 1024 + n * n;
+}
+
+/* Refuse, before building anything of size n x n, an encoding that
+ * cannot fit in max_kb (0: no limit). */
+static int fits_memory(const struct encoding *enc, long max_kb, struct diag *d)
+{
+	long need = least_memory_kb(enc->n);
+	if (max_kb <= 0 || need <= max_kb)
+		return 1;
+	return diag_error(d, enc->prog->file, 0, 0,
+			   "too large for the memory limit: %d events, about %ld MB "
+			   "needed at least, %ld MB allowed; try --exists-only, a "
+			   "smaller --unroll, or --max-memory MB", enc->n,
+			   need / 1024, max_kb / 1024);
+}
+
 struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 				const struct encoder_options *opt,
 				struct diag *d)
@@ -575,6 +600,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	Z3_ast_vector_inc_ref(z, enc->drop);
 	rel_ctx_init(&enc->rc, z, 0, NULL, enc->arena);
 	enc->rc.deadline = opt->deadline;
+	enc->rc.stop = opt->stop;
 	enc->coherent = opt->coherent;
 	enc->final_reg = arena_alloc(enc->arena, sizeof(Z3_ast *) * (size_t)(prog->nthreads ? prog->nthreads : 1));
 
@@ -587,6 +613,10 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 		}
 	}
 	assert(events_ordered(enc));
+	if (!fits_memory(enc, opt->max_memory_kb, d)) {
+		encoding_free(enc);
+		return NULL;
+	}
 	enc->guard = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)(enc->n ? enc->n : 1));
 	for (int e = 0; e < enc->n; e++)
 		enc->guard[e] = enc->ev[e].guard;
@@ -601,6 +631,8 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 				? rel_fresh_bool(&enc->rc, "defined") : enc->rc.t;
 	}
 	build_co_rf(enc);
+	if (enc->rc.expired)
+		return enc; /* stopped part-way: the caller asks nothing */
 	if (enc->defined)
 		build_thin_air(enc);
 	build_locks(enc);

@@ -322,11 +322,12 @@ rel_t rel_diff(struct rel_ctx *rc, rel_t a, rel_t b)
 	return r;
 }
 
-/* Past the deadline (--timeout): the costly operations stop early and
- * the caller reports a time-out instead of asking anything. */
-static int gave_up(struct rel_ctx *rc)
+/* Past the deadline (--timeout) or told to stop (the memory limit): the
+ * costly operations stop early and the caller reports a time-out or the
+ * limit instead of asking anything. */
+int rel_gave_up(struct rel_ctx *rc)
 {
-	if (!rc->expired && clock_past(rc->deadline))
+	if (!rc->expired && (clock_past(rc->deadline) || (rc->stop && atomic_load(rc->stop))))
 		rc->expired = 1;
 	return rc->expired;
 }
@@ -335,11 +336,11 @@ rel_t rel_seq(struct rel_ctx *rc, rel_t a, rel_t b)
 {
 	int n = rc->n;
 	rel_t r = rel_new(rc);
-	if (gave_up(rc))
+	if (rel_gave_up(rc))
 		return r;
 	int *mid = xmalloc(sizeof(int) * (size_t)n);
 	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)n);
-	for (int i = 0; i < n && !(i % 16 == 15 && gave_up(rc)); i++) {
+	for (int i = 0; i < n && !(i % 16 == 15 && rel_gave_up(rc)); i++) {
 		int k = 0;
 		for (int c = 0; c < n; c++)
 			if (AT(a, i, c))
@@ -517,7 +518,7 @@ static void horn_closure(struct rel_ctx *rc, rel_t a, rel_t r, set_t from,
 rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
 {
 	rel_t r = rel_new(rc);
-	if (!gave_up(rc))
+	if (!rel_gave_up(rc))
 		horn_closure(rc, a, r, NULL, name);
 	return r;
 }
@@ -526,7 +527,7 @@ rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
 rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name)
 {
 	rel_t r = rel_new(rc);
-	if (!gave_up(rc))
+	if (!rel_gave_up(rc))
 		horn_closure(rc, a, r, from, name);
 	return r;
 }

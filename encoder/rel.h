@@ -26,6 +26,7 @@
 #ifndef LKMMC_REL_H
 #define LKMMC_REL_H
 
+#include <stdatomic.h>
 #include <z3.h>
 
 struct arena;
@@ -46,8 +47,13 @@ struct rel_ctx {
 	double deadline;        /* CLOCK_MONOTONIC seconds (common/clock.h)
 				 * after which sequence and closure give up
 				 * with partial results; 0: never */
-	int expired;            /* 1 once one did: what was built since is
-				 * incomplete and must not be asked */
+	const atomic_int *stop; /* set by another thread when the check
+				 * must end (solver/memwatch.h: the memory
+				 * limit); read as the deadline is; NULL:
+				 * never */
+	int expired;            /* 1 once one did (deadline or stop): what
+				 * was built since is incomplete and must not
+				 * be asked */
 };
 
 typedef Z3_ast *set_t; /* n formulas, NULL = false */
@@ -58,6 +64,9 @@ typedef Z3_ast *rel_t; /* n*n formulas (row-major), NULL = false */
 void rel_ctx_init(struct rel_ctx *rc, Z3_context z, int n, const Z3_ast *guard,
 		  struct arena *arena);
 void rel_ctx_fini(struct rel_ctx *rc);
+/* Past the deadline, or told to stop (rc->stop): sets rc->expired and
+ * returns 1; the long loops of the encoder ask this every few rows. */
+int rel_gave_up(struct rel_ctx *rc);
 
 /* Boolean helpers with NULL = false and folding of the true literal. */
 Z3_ast rel_and2(struct rel_ctx *rc, Z3_ast a, Z3_ast b);

@@ -423,7 +423,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 
 int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		       const struct ir_program *prog, double deadline,
-		       int *unroll, struct diag *d)
+		       const atomic_int *stop, int *unroll, struct diag *d)
 {
 	int n = opt->unroll;
 	*unroll = n;
@@ -433,10 +433,16 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		*unroll = n;
 		struct encoder_options eopt = {.unroll = n, .deadline = deadline,
 					       .coherent = model_coherent(opt->model) &&
-							    !opt->explain};
+							    !opt->explain,
+					       .stop = stop,
+					       .max_memory_kb = opt->max_memory_mb * 1024L};
 		struct encoding *enc = encode_program(z, prog, &eopt, d);
 		if (!enc)
 			return 0;
+		if (enc->rc.expired) { /* gave up: the caller reports it */
+			encoding_free(enc);
+			return 1;
+		}
 		struct lkmm m;
 		if (!model_build(opt->model, enc, 0, &m, d)) {
 			encoding_free(enc);

@@ -6,6 +6,7 @@
 #ifndef LKMMC_BOUNDS_H
 #define LKMMC_BOUNDS_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <z3.h>
 
@@ -52,9 +53,10 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver s,
  * at which no consistent execution needs more iterations, in *unroll (the
  * limit when every bound is reached).  Returns 0 and fills d when the test
  * cannot be encoded.  Past deadline (0: none) it stops at the bound it
- * is trying. */
+ * is trying, and so it does once *stop is set (the memory limit; NULL:
+ * never). */
 int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		       const struct ir_program *prog, double deadline,
-		       int *unroll, struct diag *d);
+		       const atomic_int *stop, int *unroll, struct diag *d);
 
 #endif

@@ -30,11 +30,15 @@
 #include "solver/states.h"
 #include "solver/symmetry.h"
 #include "solver/deadline.h"
+#include "solver/memwatch.h"
 #include "common/xalloc.h"
 
 struct checker {
 	struct check_options opt; /* options for every test */
 	FILE *err;                /* where warnings go (stderr by default) */
+	int err_fd;               /* a copy of the process's standard error
+				   * as it was at the start, for the memory
+				   * limit's last word (memwatch.h) */
 };
 
 static void on_z3_error(Z3_context z, Z3_error_code e)
@@ -49,6 +53,7 @@ struct checker *checker_new(const struct check_options *opt)
 	struct checker *c = xcalloc(1, sizeof *c);
 	c->opt = *opt;
 	c->err = stderr;
+	c->err_fd = dup(STDERR_FILENO);
 	/* Z3's difference-logic solver prints a warning for each term it
 	 * cannot take; checker_run handles that case by starting again, so
 	 * the warning is noise.  (A process-wide Z3 setting, set once.) */
@@ -63,6 +68,10 @@ void checker_set_err(struct checker *c, FILE *err)
 
 void checker_free(struct checker *c)
 {
+	if (!c)
+		return;
+	if (c->err_fd >= 0)
+		close(c->err_fd);
 	free(c);
 }
 
@@ -306,11 +315,12 @@ enum arith_mode {
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
 		  FILE *out, struct diag *d, double t0, enum arith_mode mode,
-		  int *retry);
+		  const atomic_int *stop, int *retry);
 
 /* One attempt in a fresh context (about 1 ms): terms of a non-reference-
  * counted context live until it is deleted, so a shared one would grow
- * over a batch of thousands of tests. */
+ * over a batch of thousands of tests.  The memory limit is watched while
+ * it runs; an attempt stopped by it reports the limit's error. */
 static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 		   struct diag *d, double t0, enum arith_mode mode, int *retry)
 {
@@ -319,8 +329,22 @@ static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 	Z3_context z = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
 	Z3_set_error_handler(z, on_z3_error);
-	int ok = run_in(c, z, prog, out, d, t0, mode, retry);
+	struct memwatch w;
+	memwatch_start(&w, prog->file, c->opt.max_memory_mb * 1024L,
+		       c->opt.memory_exit ? c->opt.memory_exit : 1,
+		       c->err_fd >= 0 ? c->err_fd : STDERR_FILENO);
+	int ok = run_in(c, z, prog, out, d, t0, mode, &w.over, retry);
+	memwatch_stop(&w);
 	Z3_del_context(z);
+	if (atomic_load(&w.over) && !ok) { /* an answer found in time stands */
+		*retry = 0;
+		*d = (struct diag){0};
+		return diag_error(d, prog->file, 0, 0,
+				  "too large for the memory limit: the resident set "
+				  "neared %ld MB (stopped after %.1f s); try "
+				  "--exists-only, a smaller --unroll, or --max-memory MB",
+				  c->opt.max_memory_mb, clock_now() - t0);
+	}
 	return ok;
 }
 
@@ -492,19 +516,26 @@ static int outside_fragment(Z3_context z, Z3_solver s)
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
 		  FILE *out, struct diag *d, double t0, enum arith_mode mode,
-		  int *retry)
+		  const atomic_int *stop, int *retry)
 {
 	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
 	struct encoder_options eopt = {.unroll = c->opt.unroll, .deadline = deadline,
 				       /* --explain shows the candidate execution
 					* an axiom forbids: keep them all */
 				       .coherent = model_coherent(c->opt.model) &&
-						    !c->opt.explain};
-	if (c->opt.unroll_auto && !bounds_auto_unroll(&c->opt, z, prog, deadline, &eopt.unroll, d))
+						    !c->opt.explain,
+				       .stop = stop,
+				       .max_memory_kb = c->opt.max_memory_mb * 1024L};
+	if (c->opt.unroll_auto &&
+	    !bounds_auto_unroll(&c->opt, z, prog, deadline, stop, &eopt.unroll, d))
 		return 0;
 	struct encoding *enc = encode_program(z, prog, &eopt, d);
 	if (!enc)
 		return 0;
+	if (enc->rc.expired) { /* stopped part-way: nothing to build on */
+		encoding_free(enc);
+		return timed_out(d, prog, "encoding the test");
+	}
 	struct lkmm m;
 	if (!model_build(c->opt.model, enc, c->opt.explain, &m, d)) {
 		encoding_free(enc);

@@ -21,6 +21,7 @@ for t in \
 	tests/e2e-programs.sh \
 	tests/e2e-json.sh \
 	tests/e2e-shard.sh \
+	tests/e2e-memory.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"
