@@ -6,20 +6,27 @@
 # OUTDIR is what "lkmmc --kmod OUTDIR" wrote, after "make -C OUTDIR
 # KDIR=..." built the .ko files.  Builds an initramfs from busybox-static
 # with the modules and an /init that, for each module, loads it with its
-# iteration count (insmod MOD.ko iters=N), prints /proc/<test> to the
+# iteration count and time budget (insmod MOD.ko iters=N budget_ms=B),
+# prints /proc/<test> to the
 # serial console between "@@LKMMC-BEGIN MOD" and "@@LKMMC-END MOD ok" lines,
 # unloads it, and at the end powers the guest off.  Boots Debian's
 # linux-image-amd64 kernel (the version of the installed headers, never the
 # host's uname -r) with qemu-system-x86_64 -accel tcg,thread=multi -smp 2.
-# A guest that hangs or crashes is killed at the wall-clock time-out and
-# reported with the tail of its console; the module it was running is
-# marked hung and the guest is booted again for the modules after it.
+# A guest is watched while it runs: one whose console stays silent for
+# --stall seconds (a module prints a progress line every 5 s while its
+# count moves) is stuck, one still going at the wall-clock --timeout is
+# slow; either is killed and reported, with the tail of its console, as
+# what it is; the module it was running is marked failed and the guest is
+# booted again for the modules after it.
 #
 # Options:
-#   --plan FILE      lines "MODULE ITERS": which modules, in this order
-#                    (default: every module under OUTDIR, its test.info
-#                    iteration count)
+#   --plan FILE      lines "MODULE ITERS [BUDGET_MS [PARAM=V...]]": which
+#                    modules, in this order, with their iteration count,
+#                    time budget ("-": the module's default, 10 s) and
+#                    more module parameters (default: every module under
+#                    OUTDIR, its test.info iteration count)
 #   --timeout SECS   wall-clock limit per boot (default 600)
+#   --stall SECS     a guest silent this long is stuck (default 120)
 #   --log FILE       the whole console output (default OUTDIR/console.log)
 #   --accel tcg|kvm|auto   auto tries KVM first, with a short boot probe
 #                    (default tcg: KVM does not boot on these machines)
@@ -39,12 +46,13 @@
 # with lkmmc_guest=1.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-plan="" timeout=600 log="" accel=tcg smp=2 append=""
+plan="" timeout=600 stall=120 log="" accel=tcg smp=2 append=""
 die() { echo "run-qemu: $*" >&2; exit 2; }
 while [ $# -gt 1 ]; do
 	case $1 in
 	--plan) plan=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
+	--stall) stall=$2; shift ;;
 	--log) log=$2; shift ;;
 	--accel) accel=$2; shift ;;
 	--smp) smp=$2; shift ;;
@@ -80,7 +88,7 @@ fi
 mkdir -p "$out/results"
 : > "$work/todo"
 : > "$work/planned"
-while read -r mod iters; do
+while read -r mod iters budget extra; do
 	[ -n "$mod" ] || continue
 	echo "$mod" >> "$work/planned"
 	info=$out/$mod/test.info
@@ -96,7 +104,7 @@ while read -r mod iters; do
 		continue
 	fi
 	name=$(sed -n 's/^name=//p' "$info")
-	echo "$mod $iters $name" >> "$work/todo"
+	echo "$mod $name $iters ${budget:--} $extra" >> "$work/todo"
 done < "$plan"
 
 # KVM only when it really boots (on these machines it hangs).
@@ -132,9 +140,12 @@ if [ "$$" != 1 ] || ! grep -q 'lkmmc_guest=1' /proc/cmdline; then
 	exit 1
 fi
 echo "@@LKMMC-GUEST $(uname -r) cpus=$(nproc)"
-while read -r mod iters name; do
+while read -r mod name iters budget extra; do
 	echo "@@LKMMC-BEGIN $mod"
-	if insmod "/m/$mod.ko" iters="$iters"; then
+	set -- iters="$iters"
+	[ "$budget" = - ] || set -- "$@" budget_ms="$budget"
+	# shellcheck disable=SC2086 # extra: more parameters, word by word
+	if insmod "/m/$mod.ko" "$@" $extra; then
 		cat "/proc/$name"
 		rmmod "$mod"
 		echo "@@LKMMC-END $mod ok"
@@ -164,16 +175,35 @@ while [ -s "$work/todo" ]; do
 	(cd "$work/root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
 	echo "run-qemu: boot $boot: $(wc -l < "$work/todo") module(s), $accel_opt, $smp CPUs, limit ${timeout}s" >&2
 	start=$(date +%s)
-	timeout --signal=KILL "$timeout" qemu-system-x86_64 -accel "$accel_opt" -smp "$smp" -m 1024 \
+	# loglevel=5 lets the modules' progress lines (warning level) out
+	qemu-system-x86_64 -accel "$accel_opt" -smp "$smp" -m 1024 \
 		-nographic -no-reboot -kernel "$vmlinuz" -initrd "$work/initrd.gz" \
-		-append "console=ttyS0 panic=-1 loglevel=4 lkmmc_guest=1 $append" \
-		< /dev/null > "$work/console" 2>&1
+		-append "console=ttyS0 panic=-1 loglevel=5 lkmmc_guest=1 $append" \
+		< /dev/null > "$work/console" 2>&1 &
+	qpid=$!
+	# The watch: silent for $stall s is stuck, still going at $timeout s
+	# is slow (budget by time: a loaded host only makes a guest slower)
+	killed="" size=-1 moved=$start
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 1
+		now=$(date +%s)
+		s=$(stat -c %s "$work/console" 2>/dev/null || echo 0)
+		[ "$s" != "$size" ] && { size=$s; moved=$now; }
+		if [ $((now - start)) -ge "$timeout" ]; then killed=slow
+		elif [ $((now - moved)) -ge "$stall" ]; then killed=stuck
+		else continue
+		fi
+		kill -KILL "$qpid" 2>/dev/null
+		break
+	done
+	{ wait "$qpid"; } 2>/dev/null # no "Killed" line from bash
 	rc=$?
 	tr -d '\r' < "$work/console" >> "$log"
 	tr -d '\r' < "$work/console" > "$work/console.txt"
 	echo "run-qemu: boot $boot ended after $(( $(date +%s) - start ))s (qemu exit $rc)" >&2
 	# Split the console into per-module results.
 	awk -v dir="$out/results" '
+		/@@LKMMC-PROGRESS / { next }
 		/^@@LKMMC-BEGIN / { mod = $2; f = dir "/" mod ".part"; printf "" > f; next }
 		/^@@LKMMC-END / { if (mod != "") { close(f); if ($3 == "ok") system("mv \"" f "\" \"" dir "/" $2 ".out\"");
 				  else { print "insmod failed in the guest (see the console log)" > (dir "/" $2 ".fail"); system("rm -f \"" f "\"") } }
@@ -181,7 +211,7 @@ while [ -s "$work/todo" ]; do
 		mod != "" { print >> f }' "$work/console.txt"
 	: > "$work/next"
 	hung=""
-	while read -r mod iters name; do
+	while read -r mod name iters budget extra; do
 		if [ -f "$out/results/$mod.out" ] || [ -f "$out/results/$mod.fail" ]; then
 			continue
 		fi
@@ -189,8 +219,12 @@ while [ -s "$work/todo" ]; do
 			hung=$mod
 			rm -f "$out/results/$mod.part"
 			{
-				if [ $rc -eq 137 ]; then
-					echo "guest hung running $mod: killed after ${timeout}s"
+				count=$(grep -o "@@LKMMC-PROGRESS $name [0-9]*" "$work/console.txt" | tail -n 1 | awk '{ print $3 }')
+				count=${count:+$count instances done}
+				if [ "$killed" = stuck ]; then
+					echo "guest stuck running $mod: no output for ${stall}s (${count:-no progress line}), killed"
+				elif [ "$killed" = slow ]; then
+					echo "guest still running $mod at the limit of ${timeout}s, killed: a slow guest, not a stuck one (${count:-no progress line yet; its output never stopped for ${stall}s})"
 				else
 					echo "guest stopped (qemu exit $rc) while running $mod"
 				fi
@@ -201,7 +235,7 @@ while [ -s "$work/todo" ]; do
 			tail -n 25 "$work/console.txt" | sed 's/^/  | /' >&2
 			continue
 		fi
-		echo "$mod $iters $name" >> "$work/next"
+		echo "$mod $name $iters $budget $extra" >> "$work/next"
 	done < "$work/todo"
 	if [ -z "$hung" ] && [ -s "$work/next" ]; then
 		# Nothing started and nothing finished: the guest never got going.
