@@ -14,10 +14,11 @@
 # host's uname -r) with qemu-system-x86_64 -accel tcg,thread=multi -smp 2.
 # A guest is watched while it runs: one whose console stays silent for
 # --stall seconds (a module prints a progress line every 5 s while its
-# count moves) is stuck, one still going at the wall-clock --timeout is
-# slow; either is killed and reported, with the tail of its console, as
-# what it is; the module it was running is marked failed and the guest is
-# booted again for the modules after it.
+# count moves) is stuck, one still running the same module (or still
+# booting) --timeout seconds after it began is slow; either is killed and
+# reported, with the tail of its console, as what it is; the module it
+# was running is marked failed and the guest is booted again for the
+# modules after it.
 #
 # Options:
 #   --plan FILE      lines "MODULE ITERS [BUDGET_MS [PARAM=V...]]": which
@@ -25,7 +26,8 @@
 #                    time budget ("-": the module's default, 10 s) and
 #                    more module parameters (default: every module under
 #                    OUTDIR, its test.info iteration count)
-#   --timeout SECS   wall-clock limit per boot (default 600)
+#   --timeout SECS   wall-clock limit per module, and for booting (default
+#                    600)
 #   --stall SECS     a guest silent this long is stuck (default 120)
 #   --log FILE       the whole console output (default OUTDIR/console.log)
 #   --accel tcg|kvm|auto   auto tries KVM first, with a short boot probe
@@ -173,7 +175,7 @@ while [ -s "$work/todo" ]; do
 			cp "$out/$mod/$mod.ko" "$work/root/m/$mod.ko"
 	done < "$work/todo"
 	(cd "$work/root" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initrd.gz"
-	echo "run-qemu: boot $boot: $(wc -l < "$work/todo") module(s), $accel_opt, $smp CPUs, limit ${timeout}s" >&2
+	echo "run-qemu: boot $boot: $(wc -l < "$work/todo") module(s), $accel_opt, $smp CPUs, limit ${timeout}s a module, ${stall}s of silence" >&2
 	start=$(date +%s)
 	# loglevel=5 lets the modules' progress lines (warning level) out
 	qemu-system-x86_64 -accel "$accel_opt" -smp "$smp" -m 1024 \
@@ -181,15 +183,20 @@ while [ -s "$work/todo" ]; do
 		-append "console=ttyS0 panic=-1 loglevel=5 lkmmc_guest=1 $append" \
 		< /dev/null > "$work/console" 2>&1 &
 	qpid=$!
-	# The watch: silent for $stall s is stuck, still going at $timeout s
-	# is slow (budget by time: a loaded host only makes a guest slower)
-	killed="" size=-1 moved=$start
+	# The watch: silent for $stall s is stuck, on one module (or booting)
+	# for $timeout s is slow (budget by time: a loaded host only makes a
+	# guest slower, and a long plan takes as many limits as modules)
+	killed="" size=-1 moved=$start begun=0 since=$start
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 1
 		now=$(date +%s)
 		s=$(stat -c %s "$work/console" 2>/dev/null || echo 0)
-		[ "$s" != "$size" ] && { size=$s; moved=$now; }
-		if [ $((now - start)) -ge "$timeout" ]; then killed=slow
+		if [ "$s" != "$size" ]; then
+			size=$s moved=$now
+			b=$(grep -c '@@LKMMC-BEGIN ' "$work/console")
+			[ "$b" != "$begun" ] && { begun=$b; since=$now; }
+		fi
+		if [ $((now - since)) -ge "$timeout" ]; then killed=slow
 		elif [ $((now - moved)) -ge "$stall" ]; then killed=stuck
 		else continue
 		fi
