@@ -54,6 +54,7 @@
  * tells a cut-off path from a stuttering one where an iteration has events
  * this rule does not leave out (RCU fences, lock reads, plain reads).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,9 @@ struct symex {
 	const unsigned char *plain_written; /* per location: a plain store may
 				   * write it (spin_plain_written) */
 	int failed;               /* an error was reported */
+	int bits_linear;          /* every bitwise operator of the program
+				   * can be linear arithmetic (bits_linear):
+				   * no bit-vector term is made */
 };
 
 static Z3_context Z(struct symex *sx) { return sx->enc->z; }
@@ -351,6 +355,121 @@ static struct regval eval(struct symex *sx, struct state *st,
 	return r;
 }
 
+/* k when v is the numeral 2^k with 0 < k < 63, else 0. */
+static int power_of_two(Z3_context z, Z3_ast v)
+{
+	int64_t c;
+	if (!Z3_is_numeral_ast(z, v) || !Z3_get_numeral_int64(z, v, &c) || c < 2)
+		return 0;
+	for (int k = 1; k < 63; k++)
+		if (c == (int64_t)1 << k)
+			return k;
+	return 0;
+}
+
+/* a & b, a >> b as integer arithmetic where they are: a & (2^k - 1) is a
+ * mod 2^k and a >> k is a div 2^k (Z3's mod and div round towards minus
+ * infinity for a positive divisor, as the bits of a two's complement
+ * number do), which Z3 solves as linear arithmetic, where int2bv and
+ * bv2int (the general case) are bit-blasted: a circular buffer's index
+ * (head + 1) & (SIZE - 1) took its check from 60 s to 1 s.  But mod over
+ * a bv2int term costs Z3 more than staying in bit-vectors (csd-lock's
+ * VAL & 1 on a flags word set with |: 13 s became minutes), so this is
+ * used only when every bitwise operator of the program can be
+ * (bits_linear).  NULL when the operand is not such a constant. */
+static Z3_ast arith_bitop(Z3_context z, enum ir_binop op, Z3_ast a, Z3_ast b)
+{
+	int64_t c;
+	if (op == IR_BAND) {
+		Z3_ast x = a, m = b;
+		if (!Z3_is_numeral_ast(z, m)) {
+			x = b;
+			m = a;
+		}
+		if (!Z3_is_numeral_ast(z, m) || !Z3_get_numeral_int64(z, m, &c) ||
+		    c < 1 || c >= INT64_MAX || !power_of_two(z, Z3_mk_int64(z, c + 1, Z3_get_sort(z, m))))
+			return NULL;
+		return Z3_mk_mod(z, x, Z3_mk_int64(z, c + 1, Z3_get_sort(z, m)));
+	}
+	if (op == IR_SHR && Z3_is_numeral_ast(z, b) && Z3_get_numeral_int64(z, b, &c) &&
+	    c > 0 && c < 63)
+		return Z3_mk_div(z, a, Z3_mk_int64(z, (int64_t)1 << c, Z3_get_sort(z, b)));
+	return NULL;
+}
+
+/* The value of a constant expression (numbers, and + - * of them). */
+static int const_expr(const struct ir_expr *e, long *v)
+{
+	long x, y;
+	if (!e)
+		return 0;
+	if (e->kind == IR_E_CONST) {
+		*v = e->num;
+		return 1;
+	}
+	if (e->kind != IR_E_BINARY || !const_expr(e->a, &x) || !const_expr(e->b, &y))
+		return 0;
+	switch ((enum ir_binop)e->op) {
+	case IR_ADD: return !__builtin_add_overflow(x, y, v);
+	case IR_SUB: return !__builtin_sub_overflow(x, y, v);
+	case IR_MUL: return !__builtin_mul_overflow(x, y, v);
+	default: return 0;
+	}
+}
+
+/* Is op over a and b linear arithmetic in arith_bitop (or no bitwise
+ * operator at all)? */
+static int bitop_linear(int op, const struct ir_expr *a, const struct ir_expr *b)
+{
+	long c;
+	switch ((enum ir_binop)op) {
+	case IR_BAND:
+		return (const_expr(b, &c) || const_expr(a, &c)) && c >= 1 &&
+		       c < LONG_MAX && (c & (c + 1)) == 0 && c + 1 < ((long)1 << 62);
+	case IR_SHR:
+		return const_expr(b, &c) && c > 0 && c < 63;
+	case IR_BOR: case IR_BXOR: case IR_SHL:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static int expr_bits_linear(const struct ir_expr *e)
+{
+	if (!e)
+		return 1;
+	if (e->kind == IR_E_BINARY && !bitop_linear(e->op, e->a, e->b))
+		return 0;
+	return expr_bits_linear(e->a) && expr_bits_linear(e->b) && expr_bits_linear(e->c);
+}
+
+static int block_bits_linear(const struct ir_block *b)
+{
+	for (int i = 0; i < b->count; i++) {
+		const struct ir_instr *in = &b->items[i];
+		if (!expr_bits_linear(in->a) || !expr_bits_linear(in->b) ||
+		    !expr_bits_linear(in->c))
+			return 0;
+		/* an RMW's arithmetic: old arith b */
+		if (in->op == IR_RMW && in->rmw != IR_RMW_XCHG && in->rmw != IR_RMW_CMPXCHG &&
+		    in->rmw != IR_RMW_ADD_UNLESS && !bitop_linear(in->arith, NULL, in->b))
+			return 0;
+		if (!block_bits_linear(&in->then_b) || !block_bits_linear(&in->else_b))
+			return 0;
+	}
+	return 1;
+}
+
+/* Can every bitwise operator of prog be linear arithmetic? */
+static int bits_linear(const struct ir_program *prog)
+{
+	for (int t = 0; t < prog->nthreads; t++)
+		if (!block_bits_linear(&prog->threads[t].body))
+			return 0;
+	return 1;
+}
+
 /* a op b (their values). */
 static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 		    struct regval b)
@@ -358,6 +477,17 @@ static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 	Z3_context z = Z(sx);
 	struct regval r = {0};
 	Z3_ast ab[2] = {a.v, b.v};
+	int64_t x, y, xy;
+	if ((op == IR_ADD || op == IR_SUB || op == IR_MUL) && Z3_is_numeral_ast(z, a.v) &&
+	    Z3_is_numeral_ast(z, b.v) && Z3_get_numeral_int64(z, a.v, &x) &&
+	    Z3_get_numeral_int64(z, b.v, &y) &&
+	    !(op == IR_ADD ? __builtin_add_overflow(x, y, &xy)
+	      : op == IR_SUB ? __builtin_sub_overflow(x, y, &xy)
+	      : __builtin_mul_overflow(x, y, &xy)))
+		return Z3_mk_int64(z, xy, Z3_get_sort(z, a.v)); /* SIZE - 1 */
+	Z3_ast linear = sx->bits_linear ? arith_bitop(z, op, a.v, b.v) : NULL;
+	if (linear)
+		return linear;
 	switch (op) {
 	case IR_ADD: r.v = Z3_mk_add(z, 2, ab); break;
 	case IR_SUB: r.v = Z3_mk_sub(z, 2, ab); break;
@@ -969,6 +1099,7 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 	sx.t = Z3_mk_true(enc->z);
 	sx.stopped = sx.f;
 	sx.plain_written = spin_plain_written(enc->arena, enc->prog);
+	sx.bits_linear = bits_linear(enc->prog);
 	struct state st;
 	st.guard = sx.t;
 	st.regs = arena_alloc(enc->arena, sizeof(struct regval) * (size_t)(th->nregs ? th->nregs : 1));
