@@ -27,6 +27,7 @@
 #include "models/cat.h"
 #include "solver/check.h"
 #include "solver/memwatch.h"
+#include "solver/repair.h"
 #include "common/xalloc.h"
 
 #define LKMMC_VERSION "0.1.0"
@@ -38,6 +39,7 @@ enum opt_act {
 	OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
 	OPT_TIMES, OPT_JSON, OPT_SHARD, OPT_HELP, OPT_VERSION,
+	OPT_REPAIR, OPT_PRUNE, OPT_STRIP, OPT_REPAIR_MAX, OPT_REPAIR_COST,
 };
 
 /* What follows an option on the command line. */
@@ -129,6 +131,21 @@ static const struct lkmmc_opt options[] = {
 	 "  --shard K/N       check only shard K of N of the files (by a hash of\n"
 	 "                    each file's name: the N shards of N machines\n"
 	 "                    cover the list once, whatever its order)\n"},
+	{"--repair", NULL, OPT_REPAIR, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --repair          for a test whose outcome is reached (or whose assertion\n"
+	 "                    can fail), print the cheapest fences and annotations\n"
+	 "                    that forbid it, as diffs, each re-checked\n"},
+	{"--prune", NULL, OPT_PRUNE, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --prune           for a test whose outcome is never reached, the fences\n"
+	 "                    and annotations that can go, each re-checked\n"},
+	{"--repair-max", NULL, OPT_REPAIR_MAX, OPT_ARG_NUMBER, 1, 1000, "a number from 1 to 1000",
+	 "  --repair-max K    print at most K repairs of least cost (default 3)\n"},
+	{"--repair-cost", NULL, OPT_REPAIR_COST, OPT_ARG_WORD, 0, 0, "a file name",
+	 "  --repair-cost FILE  the cost of each change, lines \"NAME COST\"\n"
+	 "                    (README, \"Repairing a test\")\n"},
+	{"--strip", NULL, OPT_STRIP, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --strip           print the test without its fences and acquire/release\n"
+	 "                    annotations (what --repair should find again)\n"},
 	{"--help", NULL, OPT_HELP, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --help            this text\n"},
 	{"--version", NULL, OPT_VERSION, OPT_ARG_NONE, 0, 0, NULL,
@@ -177,6 +194,8 @@ struct options {
 				       * preprocessor (words of argv) */
 	int ncargs;                   /* how many */
 	const char *diff_dirs[2];     /* --model-diff A B, or NULLs */
+	struct repair_options repair; /* --repair, --prune, --strip */
+	const char *repair_cost;      /* --repair-cost FILE, or NULL */
 };
 
 /* -D NAME[=V] (or -DNAME[=V]) and -I DIR: kept for C programs' clang (as
@@ -312,6 +331,11 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 			return PARSED_ERROR;
 		}
 		break;
+	case OPT_REPAIR: opt->repair.repair = 1; break;
+	case OPT_PRUNE: opt->repair.prune = 1; break;
+	case OPT_STRIP: opt->repair.strip = 1; break;
+	case OPT_REPAIR_MAX: opt->repair.max = (int)num; break;
+	case OPT_REPAIR_COST: opt->repair_cost = val; break;
 	case OPT_HELP: return PARSED_HELP;
 	case OPT_VERSION: return PARSED_VERSION;
 	}
@@ -362,6 +386,17 @@ static enum parsed parse_options(int argc, char **argv, struct options *opt,
 		fprintf(stderr, "lkmmc: -j cannot be combined with --kmod (generating modules is fast; drop -j)\n");
 		return PARSED_ERROR;
 	}
+	if (repair_wanted(&opt->repair) && (opt->json || opt->dump_ir || opt->to_c || opt->kmod_dir || opt->diff_dirs[0])) {
+		fprintf(stderr, "lkmmc: --repair, --prune and --strip cannot be combined with --json, --dump-ir, --to-c, --kmod or --model-diff\n");
+		return PARSED_ERROR;
+	}
+	if (opt->repair_cost) {
+		struct diag d = {0};
+		if (!repair_costs_read(&opt->repair.costs, opt->repair_cost, &d)) {
+			diag_print(&d, stderr);
+			return PARSED_ERROR;
+		}
+	}
 	if (opt->json && (opt->dump_ir || opt->to_c || opt->kmod_dir || opt->diff_dirs[0])) {
 		fprintf(stderr, "lkmmc: --json is for checking tests: it cannot be combined with --dump-ir, --to-c, --kmod or --model-diff\n");
 		return PARSED_ERROR;
@@ -392,7 +427,12 @@ static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
 		*dp = d;
 		return 1;
 	}
-	if (run->opt->dump_ir) {
+	if (repair_wanted(&run->opt->repair)) {
+		status = repair_file(&run->opt->repair, &run->opt->check, run->fe,
+				     path, out, err, &d);
+		if (status == 1)
+			diag_print(&d, err);
+	} else if (run->opt->dump_ir) {
 		ir_dump(prog, out);
 	} else if (run->opt->to_c) {
 		if (!ir_to_c(prog, out, &d)) {
@@ -524,6 +564,9 @@ int main(int argc, char **argv)
 	struct options opt = {0};
 	opt.check.unroll = 2;
 	opt.check.max_memory_mb = -1; /* the default, once -j is known */
+	opt.repair.max = 3;
+	opt.repair.max_checks = 2000;
+	repair_costs_default(&opt.repair.costs);
 	int first_file;
 	enum parsed parsed = parse_options(argc, argv, &opt, &first_file);
 	herd7_dirs_free(&opt.herd7_dirs); /* only -conf needed them */

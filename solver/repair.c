@@ -1,0 +1,465 @@
+/*
+ * repair.c - the search for the cheapest repairs, and pruning; see
+ * repair.h.
+ *
+ * Every candidate is a set of changes of the menu, one per slot at most.
+ * The search first checks the strongest change of every slot together: if
+ * even that reaches the outcome, no repair exists in the menu (every
+ * repair is weaker than it, and ordering is monotone in the changes: a
+ * fence or a stronger annotation never makes a new execution consistent).
+ * Then it enumerates sets by increasing total cost; a set is skipped
+ * without a check when a set that failed orders at least as much (the same
+ * changes, or the strongest of the slot, at every slot it uses), and the
+ * search stops at the first cost with a repair.  Each candidate's text is
+ * parsed and checked from scratch, and each repair printed is checked
+ * once more with --explain to name the axiom that forbids the outcome.
+ */
+#include "solver/repair.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "common/xalloc.h"
+#include "frontend/frontend.h"
+#include "solver/repair_menu.h"
+#include "solver/udiff.h"
+
+/* What a check of one text says. */
+enum verdict {
+	V_BAD,   /* the outcome is reached or an assertion can fail */
+	V_GOOD,  /* never reached, every assertion holds */
+	V_ERROR, /* the text does not parse or could not be checked */
+};
+
+/* One test's repair. */
+struct repair_ctx {
+	const struct repair_options *ro; /* the options */
+	struct frontend *fe;        /* parses every candidate */
+	struct checker *quick;      /* exists-only, no witness */
+	struct checker *explainer;  /* exists-only with --explain */
+	const char *path;           /* the file */
+	char *text;                 /* its text (owned) */
+	FILE *out;                  /* where answers go */
+	FILE *sink;                 /* checkers' warnings, dropped */
+	struct repair_menu menu;    /* the changes */
+	long checks;                /* candidates checked so far */
+	int **failed;               /* sets that failed: per slot, the
+				     * change used or -1 (owned) */
+	int nfailed, capfailed;     /* how many, allocated */
+	int **found;                /* repairs found: pick arrays (owned) */
+	int nfound, capfound;       /* how many, allocated */
+	int gave_up;                /* max_checks reached */
+	struct diag why;            /* the last check's error */
+};
+
+int repair_wanted(const struct repair_options *ro)
+{
+	return ro->repair || ro->prune || ro->strip;
+}
+
+/* Check one text.  With keep, *keep receives the checker's output. */
+static enum verdict judge(struct repair_ctx *r, struct checker *chk, const char *text,
+			  char **keep)
+{
+	struct diag d = {0};
+	struct ir_program *prog = frontend_parse_text(r->fe, r->path, text, &d);
+	if (!prog) {
+		r->why = d;
+		return V_ERROR;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *ms = open_memstream(&buf, &len);
+	if (!ms)
+		abort();
+	checker_set_err(chk, r->sink);
+	int res = checker_run(chk, prog, ms, &d);
+	fclose(ms);
+	enum verdict v = V_ERROR;
+	const char *obs = buf ? strstr(buf, "\nObservation ") : NULL;
+	if (res && obs) {
+		const char *w = strchr(obs + 13, ' ');
+		const char *want = prog->quant == IR_Q_FORALL ? " Always " : " Never ";
+		v = w && strncmp(w, want, strlen(want)) == 0 && !(res & CHECK_CODE_FAILS)
+			? V_GOOD : V_BAD;
+	} else {
+		r->why = d;
+	}
+	ir_program_free(prog);
+	if (keep)
+		*keep = buf;
+	else
+		free(buf);
+	return v;
+}
+
+static int pick_cost(const struct repair_ctx *r, const int *pick)
+{
+	int c = 0;
+	for (int i = 0; i < r->menu.n; i++)
+		if (pick[i])
+			c += r->ro->costs.cost[r->menu.ch[i].kind];
+	return c;
+}
+
+/* Whether a set that failed orders at least what pick does. */
+static int dominated(const struct repair_ctx *r, const int *pick)
+{
+	for (int f = 0; f < r->nfailed; f++) {
+		const int *fs = r->failed[f];
+		int all = 1;
+		for (int i = 0; i < r->menu.n && all; i++) {
+			if (!pick[i])
+				continue;
+			int u = fs[r->menu.ch[i].slot];
+			all = u == i || (u >= 0 && r->menu.ch[u].strongest);
+		}
+		if (all)
+			return 1;
+	}
+	return 0;
+}
+
+static void remember_failed(struct repair_ctx *r, const int *pick)
+{
+	int *fs = xmalloc_array((size_t)r->menu.nslots + 1, sizeof *fs);
+	for (int s = 0; s < r->menu.nslots; s++)
+		fs[s] = -1;
+	for (int i = 0; i < r->menu.n; i++)
+		if (pick[i])
+			fs[r->menu.ch[i].slot] = i;
+	XGROW(r->failed, r->capfailed, r->nfailed + 1, 16);
+	r->failed[r->nfailed++] = fs;
+}
+
+/* Check the set pick with the quick checker. */
+static enum verdict try_pick(struct repair_ctx *r, const int *pick)
+{
+	char *t = repair_apply(&r->menu, pick, r->text);
+	r->checks++;
+	enum verdict v = judge(r, r->quick, t, NULL);
+	free(t);
+	return v;
+}
+
+/* Every set of cost exactly budget, from change i on, one per slot. */
+static void enumerate(struct repair_ctx *r, int i, int budget, int *pick, int *slot_used)
+{
+	if (r->nfound >= r->ro->max || r->gave_up)
+		return;
+	if (budget == 0) {
+		if (dominated(r, pick))
+			return;
+		if (r->checks >= r->ro->max_checks) {
+			r->gave_up = 1;
+			return;
+		}
+		enum verdict v = try_pick(r, pick);
+		if (v == V_ERROR)
+			return;
+		if (v == V_GOOD) {
+			int *copy = xmalloc_array((size_t)r->menu.n + 1, sizeof *copy);
+			memcpy(copy, pick, (size_t)r->menu.n * sizeof *copy);
+			XGROW(r->found, r->capfound, r->nfound + 1, 4);
+			r->found[r->nfound++] = copy;
+		} else {
+			remember_failed(r, pick);
+		}
+		return;
+	}
+	for (int k = i; k < r->menu.n; k++) {
+		const struct repair_change *c = &r->menu.ch[k];
+		int cost = r->ro->costs.cost[c->kind];
+		if (slot_used[c->slot] || cost > budget)
+			continue;
+		pick[k] = 1;
+		slot_used[c->slot] = 1;
+		enumerate(r, k + 1, budget - cost, pick, slot_used);
+		pick[k] = 0;
+		slot_used[c->slot] = 0;
+		if (r->nfound >= r->ro->max || r->gave_up)
+			return;
+	}
+}
+
+/* Drop the changes whose text alone does not parse (an edit where C does
+ * not allow a statement, a primitive the model lacks). */
+static void keep_parsable(struct repair_ctx *r)
+{
+	int *pick = xcalloc((size_t)r->menu.n + 1, sizeof *pick);
+	for (int i = r->menu.n - 1; i >= 0; i--) {
+		pick[i] = 1;
+		char *t = repair_apply(&r->menu, pick, r->text);
+		struct diag d = {0};
+		struct ir_program *p = frontend_parse_text(r->fe, r->path, t, &d);
+		pick[i] = 0;
+		free(t);
+		if (p)
+			ir_program_free(p);
+		else
+			repair_menu_drop(&r->menu, i);
+	}
+	free(pick);
+}
+
+/* Print the lines of an --explain answer from "Explanation" up to the
+ * execution it shows. */
+static void print_explanation(const char *buf, FILE *out)
+{
+	const char *e = buf ? strstr(buf, "Explanation") : NULL;
+	if (!e) {
+		fputs("  (no explanation: the condition is a forall, or only an assertion was failing)\n", out);
+		return;
+	}
+	const char *stop = strstr(e, "  in this execution");
+	fprintf(out, "  %.*s", (int)(stop ? stop - e : (long)strlen(e)), e);
+}
+
+static void describe(const struct repair_ctx *r, const int *pick, FILE *out)
+{
+	const char *sep = "";
+	for (int i = 0; i < r->menu.n; i++)
+		if (pick[i]) {
+			fprintf(out, "%s%s (%d)", sep, r->menu.ch[i].what,
+				r->ro->costs.cost[r->menu.ch[i].kind]);
+			sep = "; ";
+		}
+}
+
+/* Re-check pick's text from scratch with --explain; print it as a diff
+ * when the re-check agrees.  Returns 1 if printed. */
+static int print_verified(struct repair_ctx *r, const int *pick, const char *title)
+{
+	char *t = repair_apply(&r->menu, pick, r->text);
+	char *buf = NULL;
+	enum verdict v = judge(r, r->explainer, t, &buf);
+	if (v != V_GOOD) {
+		fprintf(r->out, "%s: internal error: the re-check of this change set does not say Never: not printed\n", title);
+		free(buf);
+		free(t);
+		return 0;
+	}
+	fprintf(r->out, "%s, cost %d: ", title, pick_cost(r, pick));
+	describe(r, pick, r->out);
+	fputc('\n', r->out);
+	char *a = xmalloc(strlen(r->path) + 3), *b = xmalloc(strlen(r->path) + 3);
+	sprintf(a, "a/%s", r->path);
+	sprintf(b, "b/%s", r->path);
+	udiff_print(r->text, t, a, b, r->out);
+	fputs("  re-checked from scratch: never reached, every assertion holds\n", r->out);
+	print_explanation(buf, r->out);
+	free(a);
+	free(b);
+	free(buf);
+	free(t);
+	return 1;
+}
+
+/* --repair on a test that is wrong (its menu is built). */
+static int repair(struct repair_ctx *r, const struct ir_program *prog)
+{
+	double t0 = clock_now();
+	struct repair_menu *m = &r->menu;
+	keep_parsable(r);
+	int *pick = xcalloc((size_t)m->n + 1, sizeof *pick);
+	int *slot_used = xcalloc((size_t)m->nslots + 1, sizeof *slot_used);
+	/* the strongest change of every slot: the most any repair orders */
+	int full_cost = 0;
+	for (int i = 0; i < m->n; i++)
+		if (!slot_used[m->ch[i].slot] && m->ch[i].strongest) {
+			pick[i] = slot_used[m->ch[i].slot] = 1;
+			full_cost += r->ro->costs.cost[m->ch[i].kind];
+		}
+	enum verdict v = m->n ? try_pick(r, pick) : V_BAD;
+	int status = 0;
+	if (v == V_ERROR) {
+		fprintf(r->out, "Repair %s: internal error: the test with every change of the menu could not be checked: %s\n",
+			prog->name, r->why.msg);
+		status = 1;
+	} else if (v == V_BAD) {
+		fprintf(r->out, "Repair %s: no repair: %s\n", prog->name, m->n == 0
+			? "the menu has no change for this test (no gap between two statements, no access to annotate)"
+			: "the outcome is still reached with smp_mb() in every gap the menu has and every access it can annotate made acquire/release/fully ordered; "
+			  "what forbids it would be outside the menu (a dependency, a lock, RCU, a change of the condition) or nothing at all (coherence alone allows it)");
+		status = 3;
+	} else {
+		memset(pick, 0, (size_t)m->n * sizeof *pick);
+		memset(slot_used, 0, (size_t)m->nslots * sizeof *slot_used);
+		int budget = 0;
+		while (!r->nfound && !r->gave_up && budget < full_cost)
+			enumerate(r, 0, ++budget, pick, slot_used);
+		if (!r->nfound) {
+			fprintf(r->out, "Repair %s: gave up after %ld candidates: the cheapest repair costs more than %d (and at most %d)\n",
+				prog->name, r->checks, budget - 1, full_cost);
+			status = 1;
+		} else {
+			fprintf(r->out, "Repair %s: %d repair%s of cost %d (menu: %d changes in %d slots; %ld candidates checked, %.2f s)\n",
+				prog->name, r->nfound, r->nfound > 1 ? "s" : "", budget, m->n,
+				m->nslots, r->checks, clock_now() - t0);
+			for (int k = 0; k < r->nfound; k++) {
+				char title[64];
+				snprintf(title, sizeof title, "Repair %d", k + 1);
+				if (!print_verified(r, r->found[k], title))
+					status = 1;
+			}
+		}
+	}
+	free(pick);
+	free(slot_used);
+	return status;
+}
+
+/* --prune on a test that is right (its removals are the menu). */
+static int prune(struct repair_ctx *r, const struct ir_program *prog)
+{
+	struct repair_menu *m = &r->menu;
+	keep_parsable(r);
+	int *pick = xcalloc((size_t)m->n + 1, sizeof *pick);
+	int *alone = xcalloc((size_t)m->n + 1, sizeof *alone);
+	int nalone = 0;
+	fprintf(r->out, "Prune %s: %d fence%s and annotation%s to try\n", prog->name, m->n,
+		m->n == 1 ? "" : "s", m->n == 1 ? "" : "s");
+	for (int i = 0; i < m->n; i++) {
+		pick[i] = 1;
+		alone[i] = try_pick(r, pick) == V_GOOD;
+		nalone += alone[i];
+		pick[i] = 0;
+		fprintf(r->out, "  %s: %s\n", m->ch[i].what, alone[i]
+			? "not needed on its own" : "needed");
+	}
+	/* greedily together, in program order: a maximal set that can go */
+	int ntogether = 0;
+	for (int i = 0; i < m->n; i++) {
+		if (!alone[i])
+			continue;
+		pick[i] = 1;
+		if (ntogether && try_pick(r, pick) != V_GOOD)
+			pick[i] = 0;
+		else
+			ntogether++;
+	}
+	int status = 0;
+	if (ntogether) {
+		char title[96];
+		snprintf(title, sizeof title, "Prune: %d removal%s together (greedy, in program order)",
+			 ntogether, ntogether > 1 ? "s" : "");
+		if (!print_verified(r, pick, title))
+			status = 1;
+	} else {
+		fprintf(r->out, "Prune %s: every fence and annotation is needed\n", prog->name);
+	}
+	free(pick);
+	free(alone);
+	return status;
+}
+
+/* Read a whole file; NULL with d filled. */
+static char *slurp(const char *path, struct diag *d)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *ms = open_memstream(&buf, &len);
+	if (!ms)
+		abort();
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		fwrite(chunk, 1, n, ms);
+	fclose(f);
+	fclose(ms);
+	return buf;
+}
+
+/* --strip: every removal at once; the cost of what went on err. */
+static int strip(struct repair_ctx *r, FILE *err)
+{
+	keep_parsable(r);
+	int *pick = xmalloc_array((size_t)r->menu.n + 1, sizeof *pick);
+	for (int i = 0; i < r->menu.n; i++)
+		pick[i] = 1;
+	char *t = repair_apply(&r->menu, pick, r->text);
+	fputs(t, r->out);
+	fprintf(err, "lkmmc: %s: stripped %d fences and annotations, cost %d\n", r->path,
+		r->menu.n, pick_cost(r, pick));
+	free(t);
+	free(pick);
+	return 0;
+}
+
+int repair_file(const struct repair_options *ro, const struct check_options *co,
+		struct frontend *fe, const char *path, FILE *out, FILE *err,
+		struct diag *d)
+{
+	struct repair_ctx r = {.ro = ro, .fe = fe, .path = path, .out = out};
+	r.text = slurp(path, d);
+	if (!r.text)
+		return 1;
+	struct ir_program *prog = frontend_parse_text(fe, path, r.text, d);
+	if (!prog) {
+		free(r.text);
+		return 1;
+	}
+	if (prog->is_program) {
+		diag_error(d, path, 0, 0, "--repair, --prune and --strip take litmus tests, not whole C programs");
+		ir_program_free(prog);
+		free(r.text);
+		return 1;
+	}
+	r.sink = fopen("/dev/null", "w");
+	struct check_options q = *co;
+	q.exists_only = 1;
+	q.herd7_only = 1;
+	q.witness = q.explain = q.stats = 0;
+	q.picture = NULL;
+	r.quick = checker_new(&q);
+	q.herd7_only = 0;
+	q.explain = 1;
+	r.explainer = checker_new(&q);
+	int status = 0;
+	if (ro->strip) {
+		repair_menu_removals(&r.menu, prog, r.text);
+		status = strip(&r, err);
+	} else {
+		enum verdict v = judge(&r, r.quick, r.text, NULL);
+		if (v == V_ERROR) {
+			*d = r.why;
+			status = 1;
+		} else if (v == V_GOOD) {
+			if (ro->prune) {
+				repair_menu_removals(&r.menu, prog, r.text);
+				status = prune(&r, prog);
+			} else {
+				fprintf(out, "Repair %s: nothing to repair: the outcome is never reached and every assertion holds\n",
+					prog->name);
+			}
+		} else if (ro->repair) {
+			repair_menu_build(&r.menu, prog, r.text);
+			status = repair(&r, prog);
+		} else {
+			fprintf(out, "Prune %s: nothing to prune: the outcome is reached (or an assertion can fail); try --repair\n",
+				prog->name);
+		}
+	}
+	fflush(out);
+	for (int i = 0; i < r.nfailed; i++)
+		free(r.failed[i]);
+	free(r.failed);
+	for (int i = 0; i < r.nfound; i++)
+		free(r.found[i]);
+	free(r.found);
+	repair_menu_free(&r.menu);
+	checker_free(r.quick);
+	checker_free(r.explainer);
+	if (r.sink)
+		fclose(r.sink);
+	ir_program_free(prog);
+	free(r.text);
+	return status;
+}
