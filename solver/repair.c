@@ -43,6 +43,7 @@ struct repair_ctx {
 	char *text;                 /* its text (owned) */
 	FILE *out;                  /* where answers go */
 	FILE *sink;                 /* checkers' warnings, dropped */
+	FILE *stats;                /* --stats: the menu goes here, or NULL */
 	struct repair_menu menu;    /* the changes */
 	long checks;                /* candidates checked so far */
 	int **failed;               /* sets that failed: per slot, the
@@ -262,7 +263,6 @@ static int repair(struct repair_ctx *r, const struct ir_program *prog)
 {
 	double t0 = clock_now();
 	struct repair_menu *m = &r->menu;
-	keep_parsable(r);
 	int *pick = xcalloc((size_t)m->n + 1, sizeof *pick);
 	int *slot_used = xcalloc((size_t)m->nslots + 1, sizeof *slot_used);
 	/* the strongest change of every slot: the most any repair orders */
@@ -273,6 +273,12 @@ static int repair(struct repair_ctx *r, const struct ir_program *prog)
 			full_cost += r->ro->costs.cost[m->ch[i].kind];
 		}
 	enum verdict v = m->n ? try_pick(r, pick) : V_BAD;
+	if (r->stats && v != V_GOOD) {
+		char *t = repair_apply(m, pick, r->text);
+		fprintf(r->stats, "stats: repair: the test with every change, which %s:\n%s",
+			v == V_BAD ? "still reaches the outcome" : "could not be checked", t);
+		free(t);
+	}
 	int status = 0;
 	if (v == V_ERROR) {
 		fprintf(r->out, "Repair %s: internal error: the test with every change of the menu could not be checked: %s\n",
@@ -441,6 +447,13 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 			}
 		} else if (ro->repair) {
 			repair_menu_build(&r.menu, prog, r.text);
+			keep_parsable(&r);
+			r.stats = co->stats ? err : NULL;
+			if (co->stats)
+				for (int i = 0; i < r.menu.n; i++)
+					fprintf(err, "stats: repair menu: slot %d: %s, cost %d\n",
+						r.menu.ch[i].slot, r.menu.ch[i].what,
+						ro->costs.cost[r.menu.ch[i].kind]);
 			status = repair(&r, prog);
 		} else {
 			fprintf(out, "Prune %s: nothing to prune: the outcome is reached (or an assertion can fail); try --repair\n",

@@ -110,7 +110,8 @@ static void add(struct menu_ctx *c, enum repair_kind k, int slot, int strongest,
 	struct repair_menu *m = c->m;
 	for (int i = 0; i < m->n; i++) {
 		const struct repair_edit *e = &m->ch[i].edit;
-		if (e->off == off && e->del == del && strcmp(e->ins, ins) == 0) {
+		if (e->off == off && e->del == del &&
+		    strcmp(e->ins + strspn(e->ins, " \t"), ins + strspn(ins, " \t")) == 0) {
 			free(ins); /* the same edit, reached twice (a helper) */
 			free(what);
 			return;
@@ -297,6 +298,31 @@ static const char *fence_text(enum repair_kind k)
 	}
 }
 
+/* Whether a statement may go at off without changing what the code
+ * around it means: the code before it ends with ';', '{' or '}' (not an
+ * "if (...)", "else" or loop head whose only statement follows). */
+static int statement_boundary(const struct menu_ctx *c, size_t off)
+{
+	size_t k = off;
+	while (k > 0) {
+		char ch = c->text[k - 1];
+		if (isspace((unsigned char)ch)) {
+			k--;
+			continue;
+		}
+		if (ch == '/' && k >= 2 && c->text[k - 2] == '*') {
+			/* skip back over a comment */
+			k -= 2;
+			while (k >= 2 && !(c->text[k - 2] == '/' && c->text[k - 1] == '*'))
+				k--;
+			k = k >= 2 ? k - 2 : 0;
+			continue;
+		}
+		return ch == ';' || ch == '{' || ch == '}';
+	}
+	return 0;
+}
+
 /* The fences that may go into gap g of block b (before items[g]). */
 static void gap(struct menu_ctx *c, const struct ir_block *b, int g)
 {
@@ -315,7 +341,7 @@ static void gap(struct menu_ctx *c, const struct ir_block *b, int g)
 		line = prev->pos.line;
 		where = "after";
 	}
-	if (off == (size_t)-1 || line < 1)
+	if (off == (size_t)-1 || line < 1 || !statement_boundary(c, off))
 		return;
 	int slot = c->m->nslots;
 	enum repair_kind kinds[RK_COUNT];
@@ -359,13 +385,13 @@ static size_t stmt_limit(const struct menu_ctx *c, size_t off)
 static void annotate(struct menu_ctx *c, const struct ir_instr *in)
 {
 	size_t off = pos_off(c, in->pos), len;
-	if (off == (size_t)-1 || in->order != IR_ORD_ONCE)
+	if (off == (size_t)-1 || (in->order != IR_ORD_ONCE && in->op != IR_RMW))
 		return;
 	size_t end = stmt_limit(c, off);
 	int slot = c->m->nslots;
 	struct repair_edit e;
 	size_t k;
-	if (in->op == IR_LOAD || in->op == IR_STORE) {
+	if ((in->op == IR_LOAD || in->op == IR_STORE) && in->order == IR_ORD_ONCE) {
 		int load = in->op == IR_LOAD;
 		const char *once = load ? "READ_ONCE" : "WRITE_ONCE";
 		const char *atom = load ? "atomic_read" : "atomic_set";
@@ -383,7 +409,17 @@ static void annotate(struct menu_ctx *c, const struct ir_instr *in)
 				 in->pos.line, c->thread));
 		return;
 	}
-	if (in->op != IR_RMW || (k = find_ident(c, off, end, "_relaxed", 1, &len)) == (size_t)-1)
+	if (in->op != IR_RMW)
+		return;
+	if ((in->order == IR_ORD_ACQUIRE || in->order == IR_ORD_RELEASE) &&
+	    (k = find_ident(c, off, end, in->order == IR_ORD_ACQUIRE ? "_acquire" : "_release",
+			    1, &len)) != (size_t)-1) {
+		add(c, RK_RMW_MB, slot, 1, in->pos.line, k + len - strlen("_acquire"),
+		    strlen("_acquire"), xstrdup(""),
+		    xfmt("fully ordered RMW on line %d in P%d", in->pos.line, c->thread));
+		return;
+	}
+	if (in->order != IR_ORD_ONCE || (k = find_ident(c, off, end, "_relaxed", 1, &len)) == (size_t)-1)
 		return;
 	static const struct { enum repair_kind kind; const char *suffix, *name; } v[] = {
 		{RK_RMW_ACQUIRE, "_acquire", "_acquire RMW"},
