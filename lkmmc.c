@@ -39,7 +39,7 @@ enum opt_act {
 	OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
 	OPT_TIMES, OPT_JSON, OPT_SHARD, OPT_HELP, OPT_VERSION,
-	OPT_REPAIR, OPT_PRUNE, OPT_STRIP, OPT_REPAIR_MAX, OPT_REPAIR_COST,
+	OPT_REPAIR, OPT_PRUNE, OPT_STRIP, OPT_REPAIR_MAX, OPT_REPAIR_COST, OPT_REPAIR_PLAIN,
 };
 
 /* What follows an option on the command line. */
@@ -143,6 +143,9 @@ static const struct lkmmc_opt options[] = {
 	{"--repair-cost", NULL, OPT_REPAIR_COST, OPT_ARG_WORD, 0, 0, "a file name",
 	 "  --repair-cost FILE  the cost of each change, lines \"NAME COST\"\n"
 	 "                    (README, \"Repairing a test\")\n"},
+	{"--repair-plain", NULL, OPT_REPAIR_PLAIN, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --repair-plain    search repairs by plain enumeration of change sets\n"
+	 "                    (no cut from failed sets; slower, for measuring)\n"},
 	{"--strip", NULL, OPT_STRIP, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --strip           print the test without its fences and acquire/release\n"
 	 "                    annotations (what --repair should find again)\n"},
@@ -336,6 +339,7 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 	case OPT_STRIP: opt->repair.strip = 1; break;
 	case OPT_REPAIR_MAX: opt->repair.max = (int)num; break;
 	case OPT_REPAIR_COST: opt->repair_cost = val; break;
+	case OPT_REPAIR_PLAIN: opt->repair.plain = 1; break;
 	case OPT_HELP: return PARSED_HELP;
 	case OPT_VERSION: return PARSED_VERSION;
 	}

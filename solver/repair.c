@@ -135,6 +135,38 @@ static void remember_failed(struct repair_ctx *r, const int *pick)
 	r->failed[r->nfailed++] = fs;
 }
 
+static enum verdict try_pick(struct repair_ctx *r, const int *pick);
+
+/* A set that failed, made as large as it stays failing: slot by slot, in
+ * program order, the strongest change of the slot is added (or replaces a
+ * weaker one) when the set still reaches the outcome with it.  Every
+ * subset of what is remembered fails too, so one failure rules out many
+ * candidates (the counterexample-guided cut of the search). */
+static void grow_failed(struct repair_ctx *r, const int *failed)
+{
+	const struct repair_menu *m = &r->menu;
+	int *g = xmalloc_array((size_t)m->n + 1, sizeof *g);
+	memcpy(g, failed, (size_t)m->n * sizeof *g);
+	for (int i = 0; i < m->n && r->checks < r->ro->max_checks; i++) {
+		if (!m->ch[i].strongest || g[i])
+			continue;
+		int was = -1; /* the weaker change of the slot in g */
+		for (int k = 0; k < m->n; k++)
+			if (g[k] && m->ch[k].slot == m->ch[i].slot)
+				was = k;
+		if (was >= 0)
+			g[was] = 0;
+		g[i] = 1;
+		if (!dominated(r, g) && try_pick(r, g) != V_BAD) {
+			g[i] = 0;
+			if (was >= 0)
+				g[was] = 1;
+		}
+	}
+	remember_failed(r, g);
+	free(g);
+}
+
 /* Check the set pick with the quick checker. */
 static enum verdict try_pick(struct repair_ctx *r, const int *pick)
 {
@@ -165,8 +197,10 @@ static void enumerate(struct repair_ctx *r, int i, int budget, int *pick, int *s
 			memcpy(copy, pick, (size_t)r->menu.n * sizeof *copy);
 			XGROW(r->found, r->capfound, r->nfound + 1, 4);
 			r->found[r->nfound++] = copy;
-		} else {
+		} else if (r->ro->plain) {
 			remember_failed(r, pick);
+		} else {
+			grow_failed(r, pick);
 		}
 		return;
 	}

@@ -34,6 +34,8 @@ struct repair_options {
 	int strip;               /* --strip: print the stripped text */
 	int max;                 /* --repair-max K: repairs printed (3) */
 	long max_checks;         /* candidates checked at most (2000) */
+	int plain;               /* --repair-plain: no growing of failed sets
+				  * (plain enumeration, to measure the cut) */
 	struct repair_costs costs; /* the default table, --repair-cost over it */
 };
 
