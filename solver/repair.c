@@ -279,9 +279,10 @@ static int print_verified(struct repair_ctx *r, const int *pick, const char *tit
 	fprintf(r->out, "%s, cost %d: ", title, pick_cost(r, pick));
 	describe(r, pick, r->out);
 	fputc('\n', r->out);
-	char *a = xmalloc(strlen(r->path) + 3), *b = xmalloc(strlen(r->path) + 3);
-	sprintf(a, "a/%s", r->path);
-	sprintf(b, "b/%s", r->path);
+	const char *rel = r->path + strspn(r->path, "/");
+	char *a = xmalloc(strlen(rel) + 3), *b = xmalloc(strlen(rel) + 3);
+	sprintf(a, "a/%s", rel);
+	sprintf(b, "b/%s", rel);
 	udiff_print(r->text, t, a, b, r->out);
 	fputs("  re-checked from scratch: never reached, every assertion holds\n", r->out);
 	print_explanation(buf, r->out);

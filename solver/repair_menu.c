@@ -523,7 +523,7 @@ static void remove_fence(struct menu_ctx *c, const struct ir_instr *in)
 		}
 	}
 	add(c, kind[in->fence], c->m->nslots, 0, in->pos.line, a, b - a, xstrdup(""),
-	    xfmt("%.*s on line %d in P%d", (int)(e - off), c->text + off,
+	    xfmt("%.*s on line %d in P%d", (int)(e - 1 - off), c->text + off,
 		 in->pos.line, c->thread));
 }
 

@@ -22,6 +22,7 @@ for t in \
 	tests/e2e-json.sh \
 	tests/e2e-shard.sh \
 	tests/e2e-memory.sh \
+	tests/e2e-repair.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"
