@@ -400,21 +400,19 @@ static int prune(struct repair_ctx *r, const struct ir_program *prog)
 static char *slurp(const char *path, struct diag *d)
 {
 	FILE *f = fopen(path, "r");
-	if (!f) {
+	long size = -1;
+	if (f && fseek(f, 0, SEEK_END) == 0)
+		size = ftell(f);
+	if (!f || size < 0 || fseek(f, 0, SEEK_SET) != 0) {
 		diag_error(d, path, 0, 0, "cannot read: %s", strerror(errno));
+		if (f)
+			fclose(f);
 		return NULL;
 	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *ms = open_memstream(&buf, &len);
-	if (!ms)
-		abort();
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		fwrite(chunk, 1, n, ms);
+	char *buf = xmalloc((size_t)size + 1);
+	size_t n = fread(buf, 1, (size_t)size, f);
+	buf[n] = '\0';
 	fclose(f);
-	fclose(ms);
 	return buf;
 }
 

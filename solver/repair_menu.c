@@ -479,21 +479,6 @@ static void ctx_init(struct menu_ctx *c, struct repair_menu *m, const char *text
 		}
 }
 
-void repair_menu_build(struct repair_menu *m, const struct ir_program *prog,
-		       const char *text)
-{
-	struct menu_ctx c;
-	ctx_init(&c, m, text);
-	for (int t = 0; t < prog->nthreads; t++) {
-		c.thread = prog->threads[t].id;
-		c.nloads = c.nstores = 0;
-		c.unlock_seen = 0;
-		count_accesses(&c, &prog->threads[t].body);
-		walk(&c, &prog->threads[t].body, 1);
-	}
-	free(c.line_off);
-}
-
 /* The removal of a fence: its statement, and its line if nothing else is
  * on it. */
 static void remove_fence(struct menu_ctx *c, const struct ir_instr *in)
@@ -599,16 +584,36 @@ static void walk_removals(struct menu_ctx *c, const struct ir_block *b)
 	}
 }
 
-void repair_menu_removals(struct repair_menu *m, const struct ir_program *prog,
-			  const char *text)
+/* Every thread of prog walked for additions (walk) or removals. */
+static void walk_threads(struct repair_menu *m, const struct ir_program *prog,
+			 const char *text, int removals)
 {
 	struct menu_ctx c;
 	ctx_init(&c, m, text);
 	for (int t = 0; t < prog->nthreads; t++) {
 		c.thread = prog->threads[t].id;
-		walk_removals(&c, &prog->threads[t].body);
+		c.nloads = c.nstores = 0;
+		c.unlock_seen = 0;
+		if (removals) {
+			walk_removals(&c, &prog->threads[t].body);
+		} else {
+			count_accesses(&c, &prog->threads[t].body);
+			walk(&c, &prog->threads[t].body, 1);
+		}
 	}
 	free(c.line_off);
+}
+
+void repair_menu_build(struct repair_menu *m, const struct ir_program *prog,
+		       const char *text)
+{
+	walk_threads(m, prog, text, 0);
+}
+
+void repair_menu_removals(struct repair_menu *m, const struct ir_program *prog,
+			  const char *text)
+{
+	walk_threads(m, prog, text, 1);
 }
 
 void repair_menu_drop(struct repair_menu *m, int i)
