@@ -26,6 +26,10 @@
 #include "solver/repair_menu.h"
 #include "solver/udiff.h"
 
+/* How many sets of one cost the search may enumerate (most are ruled
+ * out without a check): a bound on its own time on huge menus. */
+#define REPAIR_MAX_LEAVES 20000000L
+
 /* What a check of one text says. */
 enum verdict {
 	V_BAD,   /* the outcome is reached or an assertion can fail */
@@ -51,7 +55,11 @@ struct repair_ctx {
 	int nfailed, capfailed;     /* how many, allocated */
 	int **found;                /* repairs found: pick arrays (owned) */
 	int nfound, capfound;       /* how many, allocated */
-	int gave_up;                /* max_checks reached */
+	int gave_up;                /* max_checks, the leaf limit or the
+				     * deadline reached */
+	long leaves;                /* sets of the right cost enumerated */
+	double deadline;            /* clock_now() to stop at (--timeout),
+				     * 0: none */
 	struct diag why;            /* the last check's error */
 };
 
@@ -183,6 +191,11 @@ static void enumerate(struct repair_ctx *r, int i, int budget, int *pick, int *s
 	if (r->nfound >= r->ro->max || r->gave_up)
 		return;
 	if (budget == 0) {
+		if (++r->leaves > REPAIR_MAX_LEAVES ||
+		    (r->deadline > 0 && clock_now() > r->deadline)) {
+			r->gave_up = 1;
+			return;
+		}
 		if (dominated(r, pick))
 			return;
 		if (r->checks >= r->ro->max_checks) {
@@ -332,8 +345,11 @@ static int repair(struct repair_ctx *r, const struct ir_program *prog)
 		while (!r->nfound && !r->gave_up && budget < full_cost)
 			enumerate(r, 0, ++budget, pick, slot_used);
 		if (!r->nfound) {
-			fprintf(r->out, "Repair %s: gave up after %ld candidates: the cheapest repair costs more than %d (and at most %d)\n",
-				prog->name, r->checks, budget - 1, full_cost);
+			fprintf(r->out, "Repair %s: gave up after %ld candidates checked and %ld enumerated (%s): the cheapest repair costs more than %d and at most %d\n",
+				prog->name, r->checks, r->leaves,
+				r->checks >= r->ro->max_checks ? "the limit of checks"
+				: r->deadline > 0 && clock_now() > r->deadline ? "--timeout"
+				: "the limit of sets enumerated", budget - 1, full_cost);
 			status = 1;
 		} else {
 			fprintf(r->out, "Repair %s: %d repair%s of cost %d (menu: %d changes in %d slots; %ld candidates checked, %.2f s)\n",
@@ -437,6 +453,8 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 		struct diag *d)
 {
 	struct repair_ctx r = {.ro = ro, .fe = fe, .path = path, .out = out};
+	if (co->timeout_ms)
+		r.deadline = clock_now() + co->timeout_ms / 1000.0 * 0.9;
 	r.text = slurp(path, d);
 	if (!r.text)
 		return 1;
