@@ -3,12 +3,14 @@
  * the front end and either dump the IR or check the test.  --shard keeps
  * one share of the files (cli/shard.h); --json turns each test's answer
  * into one JSON object (cli/json.h); -j, --times and --timeout run the
- * files in worker processes (cli/batch.h).
+ * files in worker processes (cli/batch.h); --repair, --prune and --strip
+ * hand each file to solver/repair.h instead of checking it.
  *
  * Exit codes: 0 every test was parsed and checked; 1 some test failed to
  * parse or check (its error is on stderr); 2 usage error; 3 the code of
  * some test can fail: an assertion (BUG_ON, WARN_ON, assert) can fail or a
- * thread can spin forever; 4 --unroll auto hit its limit on some test.  When several apply, the lowest non-zero one wins.
+ * thread can spin forever, or --repair found no repair (solver/repair.h);
+ * 4 --unroll auto hit its limit on some test.  When several apply, the lowest non-zero one wins.
  */
 #include <errno.h>
 #include <limits.h>
@@ -177,8 +179,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "exit status: 0 all tests checked, 1 a test failed to parse or check,\n"
 	      "2 usage error, 3 an assertion (BUG_ON, WARN_ON, assert) can fail or\n"
-	      "a thread can spin forever, 4 --unroll auto reached its limit (the\n"
-	      "lowest non-zero one wins).\n", out);
+	      "a thread can spin forever (--repair: no repair in the menu), 4\n"
+	      "--unroll auto reached its limit (the lowest non-zero one wins).\n", out);
 }
 
 struct options {

@@ -258,7 +258,7 @@ static void print_explanation(const char *buf, FILE *out)
 {
 	const char *e = buf ? strstr(buf, "Explanation") : NULL;
 	if (!e) {
-		fputs("  (no explanation: the condition is a forall, or only an assertion was failing)\n", out);
+		fputs("  (no explanation: the condition is a forall, only an assertion was failing, or --explain could not name the axiom)\n", out);
 		return;
 	}
 	const char *stop = strstr(e, "  in this execution");
@@ -283,6 +283,12 @@ static int print_verified(struct repair_ctx *r, const int *pick, const char *tit
 	char *t = repair_apply(&r->menu, pick, r->text);
 	char *buf = NULL;
 	enum verdict v = judge(r, r->explainer, t, &buf);
+	if (v == V_ERROR) {
+		/* the explanation failed, not necessarily the check */
+		free(buf);
+		buf = NULL;
+		v = judge(r, r->quick, t, NULL);
+	}
 	if (v != V_GOOD) {
 		fprintf(r->out, "%s: internal error: the re-check of this change set does not say Never: not printed\n", title);
 		free(buf);

@@ -1,0 +1,195 @@
+/*
+ * test_repair.c - unit tests of --repair's parts that do not run the
+ * checker: the cost file reader (good and bad files, located errors), the
+ * unified diff, and the menu read off a parsed test (which changes, in
+ * which slots, the edits' text, a brace-less if body left alone, the
+ * removals --prune tries).  The search itself is tested end to end
+ * (tests/e2e-repair.sh).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "frontend/frontend.h"
+#include "solver/repair_cost.h"
+#include "solver/repair_menu.h"
+#include "solver/udiff.h"
+
+/* Write text to a temporary file; its path into path. */
+static void temp_file(const char *text, char *path, size_t size)
+{
+	snprintf(path, size, "/tmp/test_repair_XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_costs_good(void **state)
+{
+	(void)state;
+	struct repair_costs c;
+	repair_costs_default(&c);
+	assert_int_equal(c.cost[RK_MB], 4);
+	assert_int_equal(c.cost[RK_LOAD_ACQUIRE], 1);
+	char path[64];
+	temp_file("# comment\n\nsmp_mb 7   # full\n  rmw-mb\t9\n", path, sizeof path);
+	struct diag d = {0};
+	assert_int_equal(repair_costs_read(&c, path, &d), 1);
+	assert_int_equal(c.cost[RK_MB], 7);
+	assert_int_equal(c.cost[RK_RMW_MB], 9);
+	assert_int_equal(c.cost[RK_WMB], 2);
+	unlink(path);
+}
+
+static void bad_costs(const char *text, int line, int col, const char *part)
+{
+	char path[64];
+	temp_file(text, path, sizeof path);
+	struct repair_costs c;
+	repair_costs_default(&c);
+	struct diag d = {0};
+	assert_int_equal(repair_costs_read(&c, path, &d), 0);
+	assert_int_equal(d.line, line);
+	assert_int_equal(d.col, col);
+	assert_non_null(strstr(d.msg, part));
+	unlink(path);
+}
+
+static void test_costs_bad(void **state)
+{
+	(void)state;
+	bad_costs("smp_mb 4\nfoo 1\n", 2, 1, "unknown change 'foo'");
+	bad_costs("smp_mb -1\n", 1, 8, "whole number from 1 to 1000");
+	bad_costs("smp_mb 1001\n", 1, 8, "whole number from 1 to 1000");
+	bad_costs("smp_mb\n", 1, 7, "needs a cost");
+	bad_costs("smp_mb 1\nsmp_mb 2\n", 2, 1, "priced twice");
+	bad_costs("smp_mb 1 x\n", 1, 10, "unexpected 'x'");
+}
+
+static char *diff_of(const char *a, const char *b)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	udiff_print(a, b, "a/t", "b/t", f);
+	fclose(f);
+	return buf;
+}
+
+static void test_udiff(void **state)
+{
+	(void)state;
+	char *d = diff_of("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "1\n2\n3\n4\nx\n5\n6\n7\n8\n9\nten\n");
+	assert_string_equal(d,
+		"--- a/t\n+++ b/t\n"
+		"@@ -2,9 +2,10 @@\n 2\n 3\n 4\n+x\n 5\n 6\n 7\n 8\n 9\n-10\n+ten\n");
+	free(d);
+	d = diff_of("same\n", "same\n");
+	assert_string_equal(d, "");
+	free(d);
+	d = diff_of("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n", "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n");
+	assert_string_equal(d,
+		"--- a/t\n+++ b/t\n"
+		"@@ -1,3 +1,4 @@\n+0\n 1\n 2\n 3\n"
+		"@@ -9,4 +10,3 @@\n 9\n 10\n 11\n-12\n");
+	free(d);
+}
+
+static const char mp[] =
+	"C mp\n{}\n"
+	"P0(int *x, int *y)\n{\n\tWRITE_ONCE(*x, 1);\n\tWRITE_ONCE(*y, 1);\n}\n"
+	"P1(int *x, int *y)\n{\n\tint r0;\n\tint r1;\n\n\tr0 = READ_ONCE(*y);\n"
+	"\tif (r0)\n\t\tr1 = READ_ONCE(*x);\n}\n"
+	"exists (1:r0=1 /\\ 1:r1=0)\n";
+
+static int has(const struct repair_menu *m, const char *what)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strcmp(m->ch[i].what, what) == 0)
+			return i;
+	return -1;
+}
+
+static void test_menu(void **state)
+{
+	(void)state;
+	struct frontend *fe = frontend_new();
+	struct diag d = {0};
+	struct ir_program *p = frontend_parse_text(fe, "t.litmus", mp, &d);
+	assert_non_null(p);
+	struct repair_menu m = {0};
+	repair_menu_build(&m, p, mp);
+	assert_true(has(&m, "release on line 5 in P0") >= 0);
+	assert_true(has(&m, "smp_mb() before line 6 in P0") >= 0);
+	assert_true(has(&m, "smp_wmb() before line 6 in P0") >= 0);
+	assert_true(has(&m, "acquire on line 13 in P1") >= 0);
+	/* P1 has two loads but the second is the only statement of a
+	 * brace-less if: no fence may go before it */
+	assert_int_equal(has(&m, "smp_mb() before line 15 in P1"), -1);
+	assert_true(has(&m, "smp_mb() before line 14 in P1") >= 0);
+	/* one slot per gap: mb and wmb share theirs */
+	assert_int_equal(m.ch[has(&m, "smp_mb() before line 6 in P0")].slot,
+			 m.ch[has(&m, "smp_wmb() before line 6 in P0")].slot);
+	int *pick = calloc((size_t)m.n, sizeof *pick);
+	pick[has(&m, "release on line 6 in P0")] = 1;
+	pick[has(&m, "acquire on line 15 in P1")] = 1;
+	pick[has(&m, "smp_wmb() before line 6 in P0")] = 1;
+	char *t = repair_apply(&m, pick, mp);
+	assert_non_null(strstr(t, "\tWRITE_ONCE(*x, 1);\n\tsmp_wmb();\n\tsmp_store_release(y, 1);\n"));
+	assert_non_null(strstr(t, "\t\tr1 = smp_load_acquire(x);\n"));
+	free(t);
+	free(pick);
+	repair_menu_free(&m);
+	ir_program_free(p);
+	frontend_free(fe);
+}
+
+static void test_removals(void **state)
+{
+	(void)state;
+	static const char t[] =
+		"C t\n{}\n"
+		"P0(int *x, int *y)\n{\n\tWRITE_ONCE(*x, 1);\n\tsmp_wmb();\n"
+		"\tsmp_store_release(y, 1);\n}\n"
+		"P1(int *x, int *y, atomic_t *v)\n{\n\tint r0;\n\tint r1;\n\n"
+		"\tr0 = smp_load_acquire(y);\n\tr1 = atomic_xchg(v, 1);\n}\n"
+		"exists (1:r0=1)\n";
+	struct frontend *fe = frontend_new();
+	struct diag d = {0};
+	struct ir_program *p = frontend_parse_text(fe, "t.litmus", t, &d);
+	assert_non_null(p);
+	struct repair_menu m = {0};
+	repair_menu_removals(&m, p, t);
+	assert_int_equal(m.n, 4);
+	int *pick = calloc((size_t)m.n, sizeof *pick);
+	for (int i = 0; i < m.n; i++)
+		pick[i] = 1;
+	char *s = repair_apply(&m, pick, t);
+	assert_non_null(strstr(s, "\tWRITE_ONCE(*x, 1);\n\tWRITE_ONCE(*y, 1);\n"));
+	assert_non_null(strstr(s, "\tr0 = READ_ONCE(*y);\n\tr1 = atomic_xchg_relaxed(v, 1);\n"));
+	free(s);
+	free(pick);
+	repair_menu_free(&m);
+	ir_program_free(p);
+	frontend_free(fe);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_costs_good),
+		cmocka_unit_test(test_costs_bad),
+		cmocka_unit_test(test_udiff),
+		cmocka_unit_test(test_menu),
+		cmocka_unit_test(test_removals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
