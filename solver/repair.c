@@ -411,7 +411,9 @@ static int prune(struct repair_ctx *r, const struct ir_program *prog)
 		if (!print_verified(r, pick, title))
 			status = 1;
 	} else {
-		fprintf(r->out, "Prune %s: every fence and annotation is needed\n", prog->name);
+		fprintf(r->out, "Prune %s: %s\n", prog->name, m->n
+			? "every fence and annotation is needed"
+			: "no fence or acquire/release annotation to try");
 	}
 	free(pick);
 	free(alone);
