@@ -519,6 +519,10 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 				prog->name);
 		}
 	}
+	if (status == 1 && !d->set)
+		diag_error(d, path, 0, 0, "%s", r.gave_up
+			   ? "--repair gave up before it found a repair (see the output)"
+			   : "a repair or its re-check failed (see the output)");
 	fflush(out);
 	for (int i = 0; i < r.nfailed; i++)
 		free(r.failed[i]);
