@@ -5,6 +5,10 @@
 #   make demo     deps + build + check a bundled litmus test
 #   make check    build and run every test (unit + end-to-end)
 #   make asan     build ./lkmmc-asan with AddressSanitizer + UBSan
+#   make fuzz     build the libFuzzer harnesses (fuzz/) with clang and run
+#                 each for FUZZ_SECONDS (60) from a seed corpus of
+#                 litmus-tests/ and ../shared/corpus; crashes in
+#                 build/fuzz/artifacts (installs clang's runtime if missing)
 #   make install  the binary, man page, bash completion and the headers for
 #                 C programs (include/, for reading) under PREFIX
 #                 (/usr/local; DESTDIR honoured); make uninstall
@@ -63,7 +67,7 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
 	libcmocka-dev graphviz linux-source gnuplot-nox time groff-base python3 \
 	parallel
 
-.PHONY: deb deb-deps check-deb
+.PHONY: deb deb-deps check-deb fuzz fuzz-deps fuzz-build
 .PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench bench-random clean \
 	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
 all: lkmmc
@@ -221,8 +225,39 @@ RANDOM_ARGS ?=
 bench-random: lkmmc
 	@nice bash bench/random.sh $(RANDOM_ARGS)
 
+# libFuzzer harnesses (fuzz/): the library built again with clang 14, whose
+# Debian runtime (libclang-rt-14-dev) has libFuzzer, under ASan and UBSan.
+# Each fuzzer runs FUZZ_SECONDS from its own corpus (kept across runs, in
+# build/fuzz/corpus-NAME) and the seeds; the checker's inputs are kept
+# small (-max_len) and each has 2 s of Z3 (fuzz/fuzz_check.c).
+# (clang warns of string lists split over lines that gcc accepts.)
+FUZZ_CC ?= clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -Wno-string-concatenation
+FUZZ_OBJS := $(LIB_OBJS:build/obj/%=build/fuzz/obj/%)
+FUZZERS := build/fuzz/fuzz_frontend build/fuzz/fuzz_check
+FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
+
+fuzz-deps:
+	$(call apt_install,$(FUZZ_PACKAGES),--no-install-recommends)
+
+build/fuzz/obj/%.o: %.c $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz/%: fuzz/%.c fuzz/fuzz_parse.c fuzz/fuzz_parse.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< fuzz/fuzz_parse.c $(FUZZ_OBJS) $(LDLIBS)
+
+fuzz-build: $(FUZZERS)
+
+fuzz: fuzz-deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@bash fuzz/run.sh $(FUZZ_SECONDS)
+
 clean-obj:
 	rm -rf build/obj build/tests
 
 clean: clean-obj
+	rm -rf build/fuzz
 	rm -f lkmmc lkmmc-asan
