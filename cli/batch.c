@@ -23,9 +23,34 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/afile.h"
 #include "common/clock.h"
 #include "common/xalloc.h"
 #include "solver/memwatch.h"
+
+/* The signal (SIGINT, SIGTERM, SIGPIPE) that asked the batch to stop, 0
+ * while none has.  A signal handler can do no more than set a flag, and it
+ * has no context to set it in: this is the process's one global.  The
+ * loop of batch_run stops the workers, writes the --times rows of the
+ * tests done and dies of the same signal. */
+static volatile sig_atomic_t batch_stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	batch_stop_signal = sig;
+}
+
+/* Catch (how 1) or restore to their defaults (how 0) the signals that stop
+ * a batch.  No SA_RESTART: poll() returns at once with EINTR. */
+static void stop_signals(int how)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = how ? on_stop_signal : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+}
 
 /* Text a child has written so far on one pipe. */
 struct text {
@@ -79,6 +104,7 @@ struct batch {
 	int failed;               /* files that returned 1 or crashed */
 	int status;               /* the files' statuses combined */
 	FILE *times;              /* the --times table, or NULL */
+	struct afile times_file;  /* where it is written (temporary name) */
 	double t0;                /* when the batch started */
 	double last_progress;     /* when the progress line was last drawn */
 	int progress_shown;       /* 1 while a progress line is on screen */
@@ -189,6 +215,7 @@ static int spawn(struct batch *b, struct worker *w)
 		return 0;
 	}
 	if (pid == 0) {
+		stop_signals(0); /* a worker dies of them at once */
 		/* Only this worker's own pipe ends stay open. */
 		for (int k = 0; k < b->opt->jobs; k++)
 			if (b->w[k].pid > 0) {
@@ -226,7 +253,9 @@ static void bury(struct batch *b, struct worker *w)
 	close(w->result_fd);
 	while (wait4(w->pid, &st, 0, &ru) < 0 && errno == EINTR)
 		;
-	if (w->index >= 0) {
+	/* Stopping at a signal (a terminal's ^C reaches the workers too):
+	 * their tests are not reported. */
+	if (w->index >= 0 && !batch_stop_signal) {
 		struct result *r = &b->res[w->index];
 		r->done = 1;
 		r->seconds = clock_now() - w->start;
@@ -468,13 +497,28 @@ static int step(struct batch *b)
 	return np;
 }
 
+/* Stop at a signal: kill the workers (their tests are not reported),
+ * print and record the tests done so far. */
+static void stop_workers(struct batch *b)
+{
+	for (int k = 0; k < b->opt->jobs; k++) {
+		struct worker *w = &b->w[k];
+		if (!w->pid)
+			continue;
+		kill(w->pid, SIGKILL);
+		w->index = -1;
+		bury(b, w);
+	}
+	flush_ready(b);
+}
+
 int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 	      batch_fn fn, void *ctx)
 {
 	struct batch b = {.opt = opt, .nfiles = nfiles, .files = files, .fn = fn,
 			  .ctx = ctx, .t0 = clock_now(), .tty = isatty(2)};
 	if (opt->times_path) {
-		b.times = fopen(opt->times_path, "w");
+		b.times = afile_open(&b.times_file, opt->times_path);
 		if (!b.times) {
 			fprintf(stderr, "lkmmc: cannot write %s: %s\n", opt->times_path,
 				strerror(errno));
@@ -486,8 +530,10 @@ int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 	b.w = xcalloc((size_t)opt->jobs, sizeof *b.w);
 	for (int k = 0; k < opt->jobs; k++)
 		b.w[k].index = -1;
+	batch_stop_signal = 0;
+	stop_signals(1);
 	int broken = 0;
-	while (b.printed < nfiles) {
+	while (b.printed < nfiles && !batch_stop_signal) {
 		if (step(&b) == 0 && b.printed < nfiles && !b.res[b.printed].done) {
 			broken = 1; /* no worker could be started */
 			break;
@@ -495,6 +541,9 @@ int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 		flush_ready(&b);
 		show_progress(&b, 0);
 	}
+	int sig = batch_stop_signal;
+	if (sig)
+		stop_workers(&b);
 	for (int k = 0; k < opt->jobs; k++)
 		if (b.w[k].pid)
 			bury(&b, &b.w[k]);
@@ -503,15 +552,22 @@ int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 		if (b.tty)
 			fputc('\n', stderr);
 	}
-	if (b.times)
-		fclose(b.times);
+	int times_ok = 1;
+	if (b.times && !afile_commit(&b.times_file)) {
+		times_ok = 0;
+		fprintf(stderr, "lkmmc: cannot write %s: %s\n", opt->times_path,
+			strerror(errno));
+	}
 	for (int i = b.printed; i < nfiles; i++) {
 		free(b.res[i].out.buf);
 		free(b.res[i].err.buf);
 	}
 	free(b.res);
 	free(b.w);
+	stop_signals(0);
+	if (sig)
+		raise(sig); /* die of it, as the shell expects */
 	if (broken)
 		return 2;
-	return b.status;
+	return times_ok ? b.status : batch_status_combine(b.status, 1);
 }

@@ -22,6 +22,7 @@
  */
 #include "kernel/kmod.h"
 #include "kernel/kmod_int.h"
+#include "common/afile.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
@@ -660,14 +661,15 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
+/* Whole or not at all: a temporary name renamed once complete (afile.h). */
 static int write_file(const char *path, const char *text, size_t len, struct diag *d)
 {
-	FILE *f = fopen(path, "w");
-	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-		if (f)
-			fclose(f);
+	struct afile a;
+	FILE *f = afile_open(&a, path);
+	if (f)
+		fwrite(text, 1, len, f);
+	if (!f || !afile_commit(&a))
 		return diag_error(d, path, 0, 0, "cannot write: %s", strerror(errno));
-	}
 	return 1;
 }
 

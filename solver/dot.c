@@ -10,9 +10,14 @@
  */
 #include "solver/dot.h"
 
+#include <errno.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "common/afile.h"
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
 #include "solver/execution.h"
@@ -105,33 +110,58 @@ void dot_print(const struct execution *x, const struct lkmm *m, FILE *out)
 	fputs("}\n", out);
 }
 
+/* Render the picture to SVG with graphviz's dot (run without a shell):
+ * the Graphviz text goes to dot's stdin from an unnamed temporary file,
+ * and what dot prints is copied to svg here, so that a write error on svg
+ * (a full disk) is seen. */
+static int dot_to_svg(const struct execution *x, const struct lkmm *m, FILE *svg)
+{
+	FILE *in = tmpfile();
+	int p[2];
+	if (!in)
+		return 0;
+	dot_print(x, m, in);
+	if (fflush(in) || fseek(in, 0, SEEK_SET) || pipe(p)) {
+		fclose(in);
+		return 0;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fileno(in), 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_addclose(&fa, p[0]);
+	char *argv[] = {"dot", "-Tsvg", NULL};
+	pid_t pid;
+	int err = posix_spawnp(&pid, "dot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	fclose(in);
+	int ok = !err;
+	char buf[8192];
+	ssize_t n;
+	while (!err && ((n = read(p[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+		if (n > 0 && fwrite(buf, 1, (size_t)n, svg) != (size_t)n)
+			ok = 0;
+	close(p[0]);
+	int st = 0;
+	while (!err && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 int dot_write(const struct execution *x, const struct lkmm *m, const char *path,
 	      int svg)
 {
-	if (!svg) {
-		FILE *f = fopen(path, "w");
-		if (!f)
-			return 0;
-		dot_print(x, m, f);
-		return fclose(f) == 0;
-	}
-	/* SVG through Debian's graphviz; the path is quoted for the shell. */
-	char *cmd = NULL;
-	size_t len = 0;
-	FILE *c = open_memstream(&cmd, &len);
-	fputs("dot -Tsvg -o '", c);
-	for (const char *q = path; *q; q++) {
-		if (*q == '\'')
-			fputs("'\\''", c);
-		else
-			fputc(*q, c);
-	}
-	fputs("'", c);
-	fclose(c);
-	FILE *f = popen(cmd, "w");
-	free(cmd);
+	/* Whole or not at all: a temporary name renamed once complete. */
+	struct afile a;
+	FILE *f = afile_open(&a, path);
 	if (!f)
 		return 0;
-	dot_print(x, m, f);
-	return pclose(f) == 0;
+	if (svg && !dot_to_svg(x, m, f)) {
+		afile_discard(&a);
+		return 0;
+	}
+	if (!svg)
+		dot_print(x, m, f);
+	return afile_commit(&a);
 }
