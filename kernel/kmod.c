@@ -80,7 +80,7 @@ void km_put_cstring(FILE *o, const char *s)
 	fputc('"', o);
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c == '\\' || c == '"')
+		if (c == '\\' || c == '"' || c == '?') /* '?': no trigraph */
 			fprintf(o, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", o);
@@ -92,12 +92,13 @@ void km_put_cstring(FILE *o, const char *s)
 	fputc('"', o);
 }
 
-/* The text of a comment: no "*" followed by "/". */
+/* The text of a comment: no "*" followed by "/" (its end), nor "/"
+ * followed by "*" (gcc's -Wcomment). */
 void km_put_comment(FILE *o, const char *s)
 {
 	for (; s && *s; s++) {
-		if (s[0] == '*' && s[1] == '/')
-			fputs("* ", o);
+		if ((s[0] == '*' && s[1] == '/') || (s[0] == '/' && s[1] == '*'))
+			fprintf(o, "%c ", s[0]);
 		else if (*s == '\n')
 			fputc(' ', o);
 		else
@@ -764,6 +765,11 @@ static char *module_name(struct kmod_batch *b, const char *test)
 
 int kmod_generate(struct kmod_batch *b, const struct ir_program *prog, struct diag *d)
 {
+	/* test.info is one "key=value" a line, read by kernel/run-qemu.sh. */
+	for (const char *q = prog->file; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			return diag_error(d, prog->file, 0, 0, "cannot run as a kernel module: "
+					  "the file name has a control character");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);

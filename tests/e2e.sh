@@ -23,6 +23,7 @@ for t in \
 	tests/e2e-shard.sh \
 	tests/e2e-memory.sh \
 	tests/e2e-repair.sh \
+	tests/e2e-hostile.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"
