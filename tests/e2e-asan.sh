@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# e2e-asan.sh - lkmmc-asan (make asan: AddressSanitizer, UBSan, and
+# LeakSanitizer at exit) checks litmus-tests/, the kernel's 34 litmus
+# tests and dumps the IR of every malformed test of tests/errors/ and
+# tests/frontend/, each set in one process: no sanitizer report.  Run by
+# make check-asan (part of make check).
+# Prints "N passed, N failed"; exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/.."
+. tests/lib.sh
+LKMMC_ASAN=${LKMMC_ASAN:-./lkmmc-asan}
+LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
+tmp=$(mktemp -d /tmp/e2e-asan.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+# A sanitizer's report exits 86, which no test's status can be.
+export ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=exitcode=86:halt_on_error=1:print_stacktrace=1
+
+# run WHAT ARGS...: lkmmc-asan ARGS, any exit status but a sanitizer's.
+run() {
+	local what=$1; shift
+	"$LKMMC_ASAN" "$@" > /dev/null 2> "$tmp/err"
+	local rc=$?
+	if [ $rc -eq 86 ] || grep -qE 'Sanitizer|runtime error' "$tmp/err"; then
+		bad "$what: sanitizer report (exit $rc):"
+		grep -E -A12 'ERROR|runtime error' "$tmp/err" | head -40
+	else
+		ok
+	fi
+}
+run "litmus-tests/" litmus-tests/*.litmus
+run "the kernel's litmus tests" "$LKMM_DIR"/litmus-tests/*.litmus
+run "litmus-tests/ --exists-only" --exists-only litmus-tests/*.litmus
+run "malformed tests" --dump-ir tests/errors/*.litmus tests/frontend/*.litmus
+report
