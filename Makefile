@@ -265,6 +265,9 @@ build/fuzz/obj/%.o: %.c $(wildcard */*.h)
 build/fuzz/%: fuzz/%.c fuzz/fuzz_parse.c fuzz/fuzz_parse.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< fuzz/fuzz_parse.c $(FUZZ_OBJS) $(LDLIBS)
 
+# Kept between runs (pattern-rule prerequisites would be removed).
+.SECONDARY: $(FUZZ_OBJS)
+
 fuzz-build: $(FUZZERS)
 
 fuzz: fuzz-deps
