@@ -470,6 +470,24 @@ static int bits_linear(const struct ir_program *prog)
 	return 1;
 }
 
+/* C's a / b (mod 0) or a % b (mod 1): the quotient truncated toward zero
+ * and the remainder of a's sign, where Z3's div and mod are Euclidean;
+ * and 0 when b is 0 (undefined in C: as the kernel modules' lk_div and
+ * lk_mod, kernel/kmod.c), where Z3 leaves it free (any value: a test's
+ * final states would never end). */
+static Z3_ast c_div(struct symex *sx, Z3_ast a, Z3_ast b, int mod)
+{
+	Z3_context z = Z(sx);
+	Z3_ast zero = mk_int(sx, 0);
+	Z3_ast aneg = Z3_mk_lt(z, a, zero), bneg = Z3_mk_lt(z, b, zero);
+	Z3_ast absa = Z3_mk_ite(z, aneg, Z3_mk_unary_minus(z, a), a);
+	Z3_ast absb = Z3_mk_ite(z, bneg, Z3_mk_unary_minus(z, b), b);
+	Z3_ast q = Z3_mk_div(z, absa, absb);
+	q = Z3_mk_ite(z, Z3_mk_xor(z, aneg, bneg), Z3_mk_unary_minus(z, q), q);
+	Z3_ast r = mod ? Z3_mk_sub(z, 2, (Z3_ast[]){a, Z3_mk_mul(z, 2, (Z3_ast[]){b, q})}) : q;
+	return Z3_mk_ite(z, Z3_mk_eq(z, b, zero), zero, r);
+}
+
 /* a op b (their values). */
 static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 		    struct regval b)
@@ -492,8 +510,8 @@ static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 	case IR_ADD: r.v = Z3_mk_add(z, 2, ab); break;
 	case IR_SUB: r.v = Z3_mk_sub(z, 2, ab); break;
 	case IR_MUL: r.v = Z3_mk_mul(z, 2, ab); break;
-	case IR_DIV: r.v = Z3_mk_div(z, a.v, b.v); break;
-	case IR_MOD: r.v = Z3_mk_mod(z, a.v, b.v); break;
+	case IR_DIV: r.v = c_div(sx, a.v, b.v, 0); break;
+	case IR_MOD: r.v = c_div(sx, a.v, b.v, 1); break;
 	case IR_BAND: r.v = from_bv(sx, Z3_mk_bvand(z, bv(sx, a.v), bv(sx, b.v))); break;
 	case IR_BOR: r.v = from_bv(sx, Z3_mk_bvor(z, bv(sx, a.v), bv(sx, b.v))); break;
 	case IR_BXOR: r.v = from_bv(sx, Z3_mk_bvxor(z, bv(sx, a.v), bv(sx, b.v))); break;

@@ -621,7 +621,11 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 					  c->opt.model, &cube_stats);
 		if (done == CUBES_NOT_APPLICABLE)
 			done = state_set_enumerate(states, s, deadline);
-		if (!done) {
+		if (done == STATES_OUT_OF_RANGE) {
+			ok = diag_error(d, prog->file, 0, 0, "a final value does not fit in "
+					"64 bits (the test's arithmetic overflows a long); "
+					"try --exists-only");
+		} else if (!done) {
 			char what[96];
 			snprintf(what, sizeof what, "enumerating final states (%ld found so far)",
 				 state_set_size(states));

@@ -142,15 +142,19 @@ void state_set_add(struct state_set *ss, const long *val)
 	ss->positive[ss->nst++] = (unsigned char)cond_holds(ss, ss->enc->prog->cond, val);
 }
 
-void state_set_eval(const struct state_set *ss, Z3_model m, long *val)
+int state_set_eval(const struct state_set *ss, Z3_model m, long *val)
 {
 	Z3_context z = ss->enc->z;
+	int fits = 1;
 	for (int i = 0; i < ss->ncol; i++) {
 		Z3_ast v = NULL;
 		int64_t x = 0;
-		val[i] = Z3_model_eval(z, m, ss->col[i].term, 1, &v) &&
-			 Z3_get_numeral_int64(z, v, &x) ? (long)x : 0;
+		int ok = Z3_model_eval(z, m, ss->col[i].term, 1, &v) &&
+			 Z3_get_numeral_int64(z, v, &x);
+		val[i] = ok ? (long)x : 0;
+		fits &= ok;
 	}
+	return fits;
 }
 
 /*
@@ -173,7 +177,9 @@ struct walk {
 	Z3_solver s;           /* the solver */
 	Z3_ast *assume;        /* assumption stack */
 	int nassume, cap;
-	int ok;                /* 0 once Z3 gave up */
+	int ok;                /* 0 once Z3 gave up or a value did not fit */
+	int out_of_range;      /* 1: a final value did not fit in a long
+				* (asking for other values than 0 would never end) */
 	double deadline;       /* no query starts after this (0: none) */
 };
 
@@ -219,8 +225,14 @@ static void walk(struct walk *w, int from)
 	Z3_model m = Z3_solver_get_model(z, w->s);
 	Z3_model_inc_ref(z, m);
 	long *v = xmalloc(sizeof(long) * (size_t)(ss->ncol ? ss->ncol : 1));
-	state_set_eval(ss, m, v);
+	int fits = state_set_eval(ss, m, v);
 	Z3_model_dec_ref(z, m);
+	if (!fits) {
+		w->ok = 0;
+		w->out_of_range = 1;
+		free(v);
+		return;
+	}
 	state_set_add(ss, v);
 	for (int i = ss->ncol - 1; i >= from && w->ok; i--) {
 		int mark = w->nassume;
@@ -247,7 +259,7 @@ int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline)
 	free(w.nlits);
 	free(w.assume);
 	Z3_solver_pop(z, s, 1);
-	return w.ok;
+	return w.out_of_range ? STATES_OUT_OF_RANGE : w.ok;
 }
 
 long state_set_size(const struct state_set *ss)

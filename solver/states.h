@@ -23,8 +23,11 @@ void state_set_free(struct state_set *ss);
 
 /* Enumerate all states reachable in s (s is restored afterwards), one
  * query per state.  deadline is a CLOCK_MONOTONIC time in seconds after
- * which no new query starts (0: none).  Returns 0 if Z3 gave up or the
- * deadline passed.  (solver/cubes.h finds whole regions at once.) */
+ * which no new query starts (0: none).  Returns 1, 0 if Z3 gave up or the
+ * deadline passed, or STATES_OUT_OF_RANGE when a final value does not fit
+ * in a C long (the test's arithmetic goes beyond 64 bits: its states
+ * cannot be listed).  (solver/cubes.h finds whole regions at once.) */
+enum { STATES_OUT_OF_RANGE = -2 };
 int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline);
 
 /* The observed columns, in herd7's order. */
@@ -33,8 +36,9 @@ struct ir_observable state_set_column(const struct state_set *ss, int i);
 /* The column showing o, -1 if none (every observable of the final
  * condition has one). */
 int state_set_column_index(const struct state_set *ss, struct ir_observable o);
-/* The columns' values in a model of the encoding (val: one per column). */
-void state_set_eval(const struct state_set *ss, Z3_model m, long *val);
+/* The columns' values in a model of the encoding (val: one per column).
+ * Returns 0 when one does not fit in a long (it is then 0), else 1. */
+int state_set_eval(const struct state_set *ss, Z3_model m, long *val);
 /* Record a state (one value per column), found by whatever means; the
  * proposition is evaluated on it here. */
 void state_set_add(struct state_set *ss, const long *val);

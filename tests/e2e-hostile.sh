@@ -11,7 +11,9 @@
 #  3. "lkmmc ... | head -1": nothing on stderr;
 #  4. a full disk (/dev/full, and a file size limit for a regular file)
 #     under --times, --dot, --svg and --kmod: a located error, exit 1, no
-#     half-written file under the final name nor a temporary one.
+#     half-written file under the final name nor a temporary one;
+#  5. what fuzzing found: tests/hostile/NAME.litmus with a NAME.expect
+#     exits 1 with exactly that error, within 60 s.
 # Prints "N passed, N failed"; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -119,5 +121,15 @@ check "--kmod, full disk: no module source, no temporary file" \
 	bash -c '[ -z "$(find "$1" -name "*.c*")" ]' _ "$tmp/fullmods"
 "$LKMMC" --witness --svg "$tmp/ok.svg" "$t" > /dev/null 2>&1
 check "--svg: a whole picture" bash -c 'tail -1 "$1" | grep -q "</svg>" && [ -z "$(ls "$2" | grep tmp-)" ]' _ "$tmp/ok.svg" "$tmp"
+
+# 5. Fuzzing's findings (litmus-tests/C-division.litmus is another).
+for t in tests/hostile/*.litmus; do
+	exp=${t%.litmus}.expect
+	[ -f "$exp" ] || continue
+	timeout 60 "$LKMMC" "$t" > /dev/null 2> "$tmp/err"
+	rc=$?
+	check "$t: exit $rc, want 1, and the error of $exp" \
+		bash -c '[ "$1" -eq 1 ] && diff -u "$2" "$3"' _ $rc "$exp" "$tmp/err"
+done
 cd "$top"
 report
