@@ -381,13 +381,11 @@ static int prune(struct repair_ctx *r, const struct ir_program *prog)
 	keep_parsable(r);
 	int *pick = xcalloc((size_t)m->n + 1, sizeof *pick);
 	int *alone = xcalloc((size_t)m->n + 1, sizeof *alone);
-	int nalone = 0;
 	fprintf(r->out, "Prune %s: %d fence%s and annotation%s to try\n", prog->name, m->n,
 		m->n == 1 ? "" : "s", m->n == 1 ? "" : "s");
 	for (int i = 0; i < m->n; i++) {
 		pick[i] = 1;
 		alone[i] = try_pick(r, pick) == V_GOOD;
-		nalone += alone[i];
 		pick[i] = 0;
 		fprintf(r->out, "  %s: %s\n", m->ch[i].what, alone[i]
 			? "not needed on its own" : "needed");
