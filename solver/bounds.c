@@ -37,9 +37,9 @@
 #include "models/lkmm.h"
 #include "solver/check.h"
 #include "solver/deadline.h"
-#include "common/clock.h"
 #include "solver/execution.h"
 #include "solver/interleave.h"
+#include "solver/problem.h"
 #include "solver/symmetry.h"
 
 static int block_has(const struct ir_block *b, enum ir_op op)
@@ -64,45 +64,6 @@ static int prog_has(const struct ir_program *prog, enum ir_op op)
 int bounds_needed(const struct ir_program *prog)
 {
 	return prog_has(prog, IR_LOOP) || prog_has(prog, IR_ASSERT);
-}
-
-void bounds_assert_problem(Z3_context z, Z3_solver s, const struct encoding *enc,
-			   const struct lkmm *m)
-{
-	Z3_ast_vector v[2] = {enc->facts, enc->rc.defs};
-	for (int k = 0; k < 2; k++)
-		for (unsigned i = 0; i < Z3_ast_vector_size(z, v[k]); i++)
-			Z3_solver_assert(z, s, Z3_ast_vector_get(z, v[k], i));
-	for (int a = 0; a < AX_COUNT; a++)
-		if (m->axiom[a])
-			Z3_solver_assert(z, s, m->axiom[a]);
-	for (int a = 0; a < m->ncat_axioms; a++)
-		Z3_solver_assert(z, s, m->cat_axiom[a]);
-	if (enc->prog->filter)
-		Z3_solver_assert(z, s, enc_cond(enc, enc->prog->filter));
-}
-
-/* The program, the model and the filter; not herd7's cut. */
-static Z3_solver open_solver(const struct check_options *opt, Z3_context z,
-			     const struct encoding *enc, const struct lkmm *m)
-{
-	Z3_solver s = Z3_mk_simple_solver(z);
-	Z3_solver_inc_ref(z, s);
-	if (opt->timeout_ms) {
-		Z3_params p = Z3_mk_params(z);
-		Z3_params_inc_ref(z, p);
-		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), opt->timeout_ms);
-		Z3_solver_set_params(z, s, p);
-		Z3_params_dec_ref(z, p);
-	}
-	bounds_assert_problem(z, s, enc, m);
-	return s;
-}
-
-static Z3_lbool ask(Z3_context z, Z3_solver s, Z3_ast f, double deadline)
-{
-	deadline_arm(z, s, deadline);
-	return Z3_solver_check_assumptions(z, s, 1, &f);
 }
 
 static Z3_ast or2(Z3_context z, Z3_ast a, Z3_ast b)
@@ -285,11 +246,13 @@ static void stopped(const struct execution *x, const struct encoding *enc, FILE 
  * and a site found in one thread is also reported for the threads with
  * the same code, at the same place.  Returns 1 if any was found, -1 on a
  * time-out. */
-static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
-		const struct encoding *enc, const struct lkmm *lm, struct site *s, int n,
-		enum finding f, int unroll, int executions, double deadline,
+static int find(const struct check_options *opt, const struct problem *p,
+		Z3_solver slv, struct site *s, int n, enum finding f, int executions,
 		FILE *out, FILE *err)
 {
+	Z3_context z = p->z;
+	const struct encoding *enc = p->enc;
+	int unroll = p->unroll;
 	if (Z3_get_bool_value(z, Z3_simplify(z, any_left(z, s, n))) == Z3_L_FALSE)
 		return 0; /* no site at all, or none reachable on any path */
 	int *rep = symmetry_classes(enc);
@@ -297,7 +260,7 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 	symmetry_break(enc, slv);
 	int any = 0;
 	for (;;) {
-		Z3_lbool r = ask(z, slv, any_left(z, s, n), deadline);
+		Z3_lbool r = problem_ask(p, slv, any_left(z, s, n));
 		if (r != Z3_L_TRUE) {
 			any = r == Z3_L_UNDEF ? -1 : any;
 			break;
@@ -327,7 +290,7 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		}
 		if (executions || opt->witness) {
 			fputs("  in this execution:\n", out);
-			interleave_show(x, lm, opt->witness, out);
+			interleave_show(x, &p->m, opt->witness, out);
 			stopped(x, enc, out);
 		}
 		fputc('\n', out);
@@ -344,13 +307,15 @@ static int find(const struct check_options *opt, Z3_context z, Z3_solver slv,
 	return any;
 }
 
-int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
-		  const struct encoding *enc, const struct lkmm *lm, int unroll,
-		  double deadline, FILE *out, FILE *err)
+int bounds_report(const struct check_options *opt, const struct problem *p,
+		  Z3_solver slv, FILE *out, FILE *err)
 {
+	Z3_context z = p->z;
+	const struct encoding *enc = p->enc;
+	int unroll = p->unroll;
 	if (enc->nasserts == 0 && enc->nbounds == 0 && !bounds_needed(enc->prog))
 		return 0;
-	if (clock_past(deadline)) {
+	if (clock_past(p->deadline)) {
 		fprintf(err, "%s: warning: the assertion/unwinding check gave up "
 			"(time-out); try a larger --timeout\n", enc->prog->file);
 		return BOUNDS_UNKNOWN;
@@ -367,7 +332,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 	for (int i = 0; i < enc->nasserts; i++)
 		n = add_site(enc, s, n, enc->asserts[i].instr, enc->asserts[i].thread,
 			     enc->asserts[i].fails);
-	r = find(opt, z, slv, enc, lm, s, n, F_ASSERT, unroll, 1, deadline, out, err);
+	r = find(opt, p, slv, s, n, F_ASSERT, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_ASSERT_FAILS : 0;
 	if (r == 0 && n > 0)
 		fprintf(out, "Assertions: none of %d can fail\n\n", n);
@@ -378,7 +343,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     cut_off(enc, &enc->bounds[i]));
 	/* After a time-out the next questions would time out too. */
-	r = r < 0 ? r : find(opt, z, slv, enc, lm, s, n, F_CUT, unroll, 0, deadline, out, err);
+	r = r < 0 ? r : find(opt, p, slv, s, n, F_CUT, 0, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
 	t[2] = clock_now();
 
@@ -393,7 +358,7 @@ int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver slv,
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     and2(z, enc->bounds[i].reach, all_spin));
-	r = r < 0 ? r : find(opt, z, slv, enc, lm, s, n, F_SPIN, unroll, 1, deadline, out, err);
+	r = r < 0 ? r : find(opt, p, slv, s, n, F_SPIN, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
 	if (opt->stats)
@@ -431,30 +396,19 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		return 1;
 	for (; n <= opt->unroll_auto; n++) {
 		*unroll = n;
-		struct encoder_options eopt = {.unroll = n, .deadline = deadline,
-					       .coherent = model_coherent(opt->model) &&
-							    !opt->explain,
-					       .stop = stop,
-					       .max_memory_kb = opt->max_memory_mb * 1024L};
-		struct encoding *enc = encode_program(z, prog, &eopt, d);
-		if (!enc)
-			return 0;
-		if (enc->rc.expired) { /* gave up: the caller reports it */
-			encoding_free(enc);
-			return 1;
+		struct problem p;
+		switch (problem_open(&p, z, prog, opt, n, deadline, ARITH_GENERAL, stop, d)) {
+		case PROBLEM_READY: break;
+		case PROBLEM_FAILED: return 0;
+		case PROBLEM_EXPIRED: return 1; /* gave up: the caller reports it */
 		}
-		struct lkmm m;
-		if (!model_build(opt->model, enc, 0, &m, d)) {
-			encoding_free(enc);
-			return 0;
-		}
-		Z3_solver s = open_solver(opt, z, enc, &m);
+		Z3_solver s = problem_solver(&p, PG_CONSISTENT, 1);
 		Z3_ast f = Z3_mk_false(z);
-		for (int i = 0; i < enc->nbounds; i++)
-			f = or2(z, f, cut_off(enc, &enc->bounds[i]));
-		Z3_lbool r = enc->rc.expired ? Z3_L_UNDEF : ask(z, s, f, deadline);
+		for (int i = 0; i < p.enc->nbounds; i++)
+			f = or2(z, f, cut_off(p.enc, &p.enc->bounds[i]));
+		Z3_lbool r = problem_ask(&p, s, f);
 		Z3_solver_dec_ref(z, s);
-		encoding_free(enc);
+		problem_close(&p);
 		if (r != Z3_L_TRUE) /* done, or gave up: report at this bound */
 			return 1;
 	}

@@ -13,8 +13,7 @@
 #include "common/diag.h"
 #include "frontend/ir.h"
 
-struct encoding;
-struct lkmm;
+struct problem;
 struct check_options;
 
 /* What bounds_report found (bits). */
@@ -30,24 +29,16 @@ enum {
 /* Whether prog has a loop or an assertion (else nothing to check). */
 int bounds_needed(const struct ir_program *prog);
 
-/* Assert in s what bounds_report asks about: enc's facts and definitions,
- * m's axioms and the filter; not herd7's cut (enc->drop). */
-void bounds_assert_problem(Z3_context z, Z3_solver s, const struct encoding *enc,
-			   const struct lkmm *m);
-
-/* Ask about enc's assertions and cut-off loops (consistent executions that
+/* Ask about p's assertions and cut-off loops (consistent executions that
  * pass the filter, whatever the final condition), print a report to out
- * (after the herd7 block) and one warning a finding to err.  s holds the
- * program's facts and definitions, the model's axioms and the filter, but
- * not herd7's cut (enc->drop): the caller's solver, asked before it adds
- * the cut for the verdict, so that the encoding is taken in once and an
- * assertion that fails is found by the first query.  s is left as it was
- * found.  unroll is the bound enc was built with; no query runs past
- * deadline (CLOCK_MONOTONIC seconds, 0: none).  Returns the BOUNDS_* bits
- * found.  m: the model's relations, for a program's steps (interleave.h). */
-int bounds_report(const struct check_options *opt, Z3_context z, Z3_solver s,
-		  const struct encoding *enc, const struct lkmm *m, int unroll,
-		  double deadline, FILE *out, FILE *err);
+ * (after the herd7 block) and one warning a finding to err.  s holds
+ * p's PG_CONSISTENT groups but not herd7's cut (PG_CUT): the caller's
+ * solver, asked before it adds the cut for the verdict, so that the
+ * encoding is taken in once and an assertion that fails is found by the
+ * first query.  s is left as it was found; no query runs past p's
+ * deadline.  Returns the BOUNDS_* bits found. */
+int bounds_report(const struct check_options *opt, const struct problem *p,
+		  Z3_solver s, FILE *out, FILE *err);
 
 /* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
  * at which no consistent execution needs more iterations, in *unroll (the

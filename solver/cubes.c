@@ -37,7 +37,6 @@
  * the question, so an answer "no" also says the stages had converged in
  * that cube.  (See violation_solver.)
  */
-#include "solver/deadline.h"
 #include "solver/cubes.h"
 
 #include <stdlib.h>
@@ -45,7 +44,7 @@
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
-#include "common/clock.h"
+#include "solver/problem.h"
 #include "solver/states.h"
 #include "common/xalloc.h"
 
@@ -66,13 +65,12 @@ struct cubes {
 	long *val;                 /* its values (the first "depth" columns) */
 	long **witness;            /* per depth: a reachable state of the cube */
 	long **broken;             /* per depth: a state breaking an axiom */
-	double deadline;           /* no query starts after this (0: none) */
 	int ok;                    /* 0 once Z3 gave up */
 	struct cubes_stats *st;    /* counters */
-	Z3_params params;          /* solver settings */
 	Z3_ast violated;           /* in bad: some axiom is broken */
 	int stages;                /* rcu-order stages in bad */
-	struct cat_model *model;   /* the read model, NULL: the built-in one */
+	const struct problem *p;   /* the test: its encoding, model, deadline
+				    * and solver settings */
 };
 
 static int numeral(Z3_context z, Z3_ast a, long *v)
@@ -171,10 +169,7 @@ static int column_domain(const struct encoding *enc, struct ir_observable o,
 
 static Z3_lbool ask(struct cubes *cb, Z3_solver s, int depth)
 {
-	if (clock_past(cb->deadline))
-		return Z3_L_UNDEF;
-	deadline_arm(cb->z, s, cb->deadline);
-	return Z3_solver_check_assumptions(cb->z, s, (unsigned)depth, cb->assume);
+	return problem_ask_until(cb->z, s, (unsigned)depth, cb->assume, cb->p->deadline);
 }
 
 /* Every state of the cube: the first depth columns as fixed, the others
@@ -342,13 +337,6 @@ static void free_columns(struct cube_col *col, int ncol)
 	free(col);
 }
 
-static void assert_range(Z3_context z, Z3_solver s, Z3_ast_vector v,
-			 unsigned from, unsigned to)
-{
-	for (unsigned i = from; i < to; i++)
-		Z3_solver_assert(z, s, Z3_ast_vector_get(z, v, i));
-}
-
 /*
  * The solver for question 2: the program, the model built again by
  * lkmm_build_exact() with rcu-order unrolled into the given number of
@@ -366,7 +354,7 @@ static Z3_solver violation_solver(struct cubes *cb, struct encoding *enc, int st
 	int horn_from = rel_horn_count(&enc->rc);
 	struct lkmm exact;
 	struct diag d = {0};
-	if (!model_build_exact(cb->model, enc, stages, &exact, &d))
+	if (!model_build_exact(cb->p->model, enc, stages, &exact, &d))
 		return NULL;
 	Z3_ast violated = lkmm_violation(enc, &exact);
 	if (!violated)
@@ -374,9 +362,7 @@ static Z3_solver violation_solver(struct cubes *cb, struct encoding *enc, int st
 	Z3_ast_vector wf = Z3_mk_ast_vector(z);
 	Z3_ast_vector_inc_ref(z, wf);
 	rel_exact_defs(&enc->rc, horn_from, wf);
-	Z3_solver bad = Z3_mk_simple_solver(z);
-	Z3_solver_inc_ref(z, bad);
-	Z3_solver_set_params(z, bad, cb->params);
+	Z3_solver bad = problem_solver(cb->p, PG_FACTS | PG_PROGRAM_DEFS, 1);
 	/* Closure, stage and rank variables false until forced: about 25%
 	 * faster on the RCU chains than Z3's cached phases. */
 	Z3_params phase = Z3_mk_params(z);
@@ -384,10 +370,9 @@ static Z3_solver violation_solver(struct cubes *cb, struct encoding *enc, int st
 	Z3_params_set_uint(z, phase, Z3_mk_string_symbol(z, "phase_selection"), 0);
 	Z3_solver_set_params(z, bad, phase);
 	Z3_params_dec_ref(z, phase);
-	assert_range(z, bad, enc->facts, 0, Z3_ast_vector_size(z, enc->facts));
-	assert_range(z, bad, enc->rc.defs, 0, enc->ndefs_program);
-	assert_range(z, bad, enc->rc.defs, defs_from, Z3_ast_vector_size(z, enc->rc.defs));
-	assert_range(z, bad, wf, 0, Z3_ast_vector_size(z, wf));
+	problem_assert_range(z, bad, enc->rc.defs, defs_from,
+			     Z3_ast_vector_size(z, enc->rc.defs));
+	problem_assert_range(z, bad, wf, 0, Z3_ast_vector_size(z, wf));
 	Z3_ast_vector_dec_ref(z, wf);
 	for (int i = 0; i < cb->ncol; i++)
 		for (int k = 0; k < cb->col[i].ndom; k++)
@@ -402,11 +387,12 @@ static Z3_solver violation_solver(struct cubes *cb, struct encoding *enc, int st
 /* With a read model, the smallest state space listed by cubes. */
 #define CUBES_CAT_MIN_STATES 4096
 
-int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
-		    Z3_params params, int symmetric, double deadline,
-		    struct cat_model *model, struct cubes_stats *stats)
+int cubes_enumerate(struct state_set *ss, const struct problem *p, Z3_solver s,
+		    int symmetric, struct cubes_stats *stats)
 {
-	Z3_context z = enc->z;
+	Z3_context z = p->z;
+	struct encoding *enc = p->enc;
+	struct cat_model *model = p->model;
 	int ncol = state_set_ncols(ss);
 	if (!program_applicable(enc, symmetric))
 		return CUBES_NOT_APPLICABLE;
@@ -457,9 +443,8 @@ int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
 	}
 
 	struct cubes_stats dummy = {0};
-	struct cubes cb = {.model = model, .ss = ss, .z = z, .cons = s, .col = col,
-			   .ncol = ncol, .deadline = deadline, .ok = 1,
-			   .st = stats ? stats : &dummy, .params = params};
+	struct cubes cb = {.p = p, .ss = ss, .z = z, .cons = s, .col = col,
+			   .ncol = ncol, .ok = 1, .st = stats ? stats : &dummy};
 	cb.bad = violation_solver(&cb, enc, 3); /* see explore() for more */
 	if (!cb.bad) {
 		free_columns(col, ncol);

@@ -28,20 +28,17 @@ struct cubes_stats {
 
 enum { CUBES_NOT_APPLICABLE = -1 };
 
+struct problem;
 /*
- * Fill ss with every reachable state.  s holds the program, the model and
- * its axioms (as for state_set_enumerate); params are its solver settings,
- * given to the second solver made here (which builds the model again on
- * enc, see lkmm_build_exact).  symmetric: the checker added
- * symmetry-breaking constraints to s (the cubes cannot use them).  Returns
- * CUBES_NOT_APPLICABLE (nothing done), 0 if Z3 gave up or the deadline
- * (CLOCK_MONOTONIC seconds, 0: none) passed, 1 when done.
+ * Fill ss with every reachable state.  s holds p's problem with herd7's
+ * cut (as for state_set_enumerate); a second solver made here, with p's
+ * settings, builds p's model again on its encoding (lkmm_build_exact or
+ * the read model's).  symmetric: the checker added symmetry-breaking
+ * constraints to s (the cubes cannot use them).  Returns
+ * CUBES_NOT_APPLICABLE (nothing done), 0 if Z3 gave up or p's deadline
+ * passed, 1 when done.
  */
-struct cat_model;
-/* model: the model read from cat files (models/cat.h), or NULL for the
- * built-in one; the violation question is built from the same model. */
-int cubes_enumerate(struct state_set *ss, struct encoding *enc, Z3_solver s,
-		    Z3_params params, int symmetric, double deadline,
-		    struct cat_model *model, struct cubes_stats *stats);
+int cubes_enumerate(struct state_set *ss, const struct problem *p, Z3_solver s,
+		    int symmetric, struct cubes_stats *stats);
 
 #endif

@@ -106,6 +106,14 @@ static const char *kind_of(const struct event *ev)
 	return "?";
 }
 
+void execution_print_pair(const struct execution *x, int a, const char *sep,
+			  int b, FILE *out)
+{
+	execution_print_event(x, a, out);
+	fputs(sep, out);
+	execution_print_event(x, b, out);
+}
+
 void execution_print_event(const struct execution *x, int e, FILE *out)
 {
 	const struct event *ev = &x->enc->ev[e];
@@ -199,9 +207,7 @@ void execution_print(const struct execution *x, FILE *out)
 			    enc->ev[w].thread != enc->ev[r].thread &&
 			    execution_in(x, enc->fr, r, w)) {
 				fputs("  fr: ", out);
-				execution_print_event(x, r, out);
-				fputs("  -->  ", out);
-				execution_print_event(x, w, out);
+				execution_print_pair(x, r, "  -->  ", w, out);
 				fputc('\n', out);
 			}
 	fputs("  final:", out);

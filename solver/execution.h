@@ -38,6 +38,9 @@ int execution_in(const struct execution *x, rel_t r, int a, int b);
 
 /* "P1:27 R y=1  r0 = READ_ONCE(*y)" */
 void execution_print_event(const struct execution *x, int e, FILE *out);
+/* Events a and b, sep between them (a pair of a relation). */
+void execution_print_pair(const struct execution *x, int a, const char *sep,
+			  int b, FILE *out);
 /* The value of an Int term (a final value, an event's value) in x. */
 long execution_eval(const struct execution *x, Z3_ast t);
 /* A value as herd7 prints it: a number or a location name. */

@@ -9,16 +9,17 @@
 
 #include <z3.h>
 
-#include "models/lkmm.h"
+#include "solver/problem.h"
 #include "tests/irb.h"
 
 struct encfix {
 	struct irb b;          /* the program (owned) */
 	Z3_context z;          /* its context */
-	struct encoding *enc;  /* its encoding at --unroll 2 */
-	struct lkmm m;         /* the built-in model on it */
-	Z3_solver s;           /* program + axioms */
-	Z3_params p;           /* s's settings (none) */
+	struct problem pr;     /* its encoding at --unroll 2 and the built-in
+				* model on it (solver/problem.h) */
+	struct encoding *enc;  /* pr.enc */
+	Z3_solver s;           /* program, axioms and herd7's cut, with Z3's
+				* default settings */
 };
 
 /* Encode b (taking it over); fails the test when that fails. */

@@ -18,6 +18,7 @@
 #include "models/lkmm.h"
 #include "solver/bounds.h"
 #include "solver/check.h"
+#include "solver/problem.h"
 #include "tests/irb.h"
 
 static void store(struct irb *b, struct ir_block *blk, int l, struct ir_expr *v)
@@ -43,20 +44,16 @@ static int report(struct irb *b, int unroll)
 	Z3_context z = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
 	struct diag d = {0};
-	struct encoder_options eo = {.unroll = unroll};
-	struct encoding *enc = encode_program(z, b->p, &eo, &d);
-	assert_non_null(enc);
-	struct lkmm m;
-	assert_true(lkmm_build(enc, 0, &m, &d));
 	struct check_options opt = {.unroll = unroll};
+	struct problem p;
+	assert_int_equal(problem_open(&p, z, b->p, &opt, unroll, 0, ARITH_GENERAL,
+				      NULL, &d), PROBLEM_READY);
 	FILE *null = fopen("/dev/null", "w");
-	Z3_solver s = Z3_mk_simple_solver(z);
-	Z3_solver_inc_ref(z, s);
-	bounds_assert_problem(z, s, enc, &m);
-	int found = bounds_report(&opt, z, s, enc, &m, unroll, 0, null, null);
+	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 0);
+	int found = bounds_report(&opt, &p, s, null, null);
 	Z3_solver_dec_ref(z, s);
 	fclose(null);
-	encoding_free(enc);
+	problem_close(&p);
 	Z3_del_context(z);
 	return found;
 }

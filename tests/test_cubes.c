@@ -43,7 +43,7 @@ static void same_as_one_by_one(struct irb b, long nstates, long npos)
 	encfix_open(&f, b);
 	struct state_set *by_cubes = state_set_new(f.enc);
 	struct cubes_stats st = {0};
-	assert_int_equal(cubes_enumerate(by_cubes, f.enc, f.s, f.p, 0, 0, NULL, &st), 1);
+	assert_int_equal(cubes_enumerate(by_cubes, &f.pr, f.s, 0, &st), 1);
 	assert_true(st.consistent_queries > 0);
 	assert_true(st.whole_cubes > 0);
 	struct state_set *one_by_one = state_set_new(f.enc);
@@ -94,7 +94,7 @@ static void test_lock_not_applicable(void **state)
 	encfix_open(&f, b);
 	struct state_set *ss = state_set_new(f.enc);
 	struct cubes_stats st = {0};
-	assert_int_equal(cubes_enumerate(ss, f.enc, f.s, f.p, 0, 0, NULL, &st),
+	assert_int_equal(cubes_enumerate(ss, &f.pr, f.s, 0, &st),
 			 CUBES_NOT_APPLICABLE);
 	assert_int_equal(state_set_size(ss), 0);
 	state_set_free(ss);

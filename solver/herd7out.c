@@ -1,0 +1,60 @@
+/*
+ * herd7out.c - herd7's output block for one test (herd7out.h).
+ *
+ * The format, line by line, is herd7's (see ../shared/LKMM-NOTES.md,
+ * "Output"); Positive/Negative count final states where herd7 counts
+ * executions, as the README says.
+ */
+#include "solver/herd7out.h"
+
+#include "solver/states.h"
+
+static const char *quant_word(enum ir_quant q)
+{
+	switch (q) {
+	case IR_Q_EXISTS: return "Allowed";
+	case IR_Q_NOT_EXISTS: return "Forbidden";
+	case IR_Q_FORALL: return "Required";
+	}
+	return "Allowed";
+}
+
+static const char *quant_text(enum ir_quant q)
+{
+	switch (q) {
+	case IR_Q_EXISTS: return "exists";
+	case IR_Q_NOT_EXISTS: return "~exists";
+	case IR_Q_FORALL: return "forall";
+	}
+	return "exists";
+}
+
+void herd7_print(FILE *out, const struct ir_program *prog, const struct herd7_answer *a)
+{
+	long pos = a->pos, neg = a->neg;
+	int validated;
+	switch (prog->quant) {
+	case IR_Q_EXISTS: validated = pos > 0; break;
+	case IR_Q_NOT_EXISTS: validated = pos == 0; break;
+	default: validated = neg == 0; break;
+	}
+	const char *obs = pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes";
+	fprintf(out, "Test %s %s\n", prog->name, quant_word(prog->quant));
+	if (a->states) {
+		fprintf(out, "States %ld\n", state_set_size(a->states));
+		state_set_print(a->states, out);
+	}
+	fprintf(out, "%s%s\n", a->loop ? "Loop " : "", validated ? "Ok" : "No");
+	fprintf(out, "Witnesses\n");
+	if (prog->quant == IR_Q_NOT_EXISTS)
+		fprintf(out, "Positive: %ld Negative: %ld\n", neg, pos);
+	else
+		fprintf(out, "Positive: %ld Negative: %ld\n", pos, neg);
+	for (int f = 0; f < a->nflags; f++)
+		fprintf(out, "Flag %s\n", a->flags[f]);
+	fprintf(out, "Condition %s %s\n", quant_text(prog->quant),
+		prog->cond_text ? prog->cond_text : "");
+	fprintf(out, "Observation %s %s %ld %ld\n", prog->name, obs, pos, neg);
+	fprintf(out, "Time %s %.2f\n", prog->name, a->seconds);
+	fprintf(out, "\n");
+}

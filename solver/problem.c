@@ -1,0 +1,132 @@
+/*
+ * problem.c - a test's encoding and model as groups of constraints, and
+ * the solvers over them (problem.h).
+ *
+ * Solvers are Z3's plain SMT core (Z3_mk_simple_solver): the default
+ * solver's tactic set-up costs 10 ms a test.  The arithmetic is tuned here
+ * for the mode check.c chose; the queries and what is made of their
+ * answers are the callers'.
+ */
+#include "solver/problem.h"
+
+#include "common/clock.h"
+#include "solver/check.h"
+#include "solver/deadline.h"
+
+/* Z3's parameters for p's solvers. */
+static Z3_params make_params(Z3_context z, const struct check_options *opt,
+			     const struct encoding *enc, enum arith_mode arith)
+{
+	Z3_params p = Z3_mk_params(z);
+	Z3_params_inc_ref(z, p);
+	if (opt->timeout_ms)
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), opt->timeout_ms);
+	if (arith == ARITH_DIFF) {
+		/* Floyd-Warshall's dense difference logic is the fastest on
+		 * tests of litmus size, but keeps a matrix over all integer
+		 * variables: from a few hundred events the simplex-based
+		 * solver is faster and needs a fraction of the memory. */
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "arith.solver"),
+				   enc->n >= LARGE_TEST_EVENTS ? 5 : 3);
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "relevancy"), 0);
+	}
+	return p;
+}
+
+enum problem_status problem_open(struct problem *p, Z3_context z,
+				 const struct ir_program *prog,
+				 const struct check_options *opt, int unroll,
+				 double deadline, enum arith_mode arith,
+				 const atomic_int *stop, struct diag *d)
+{
+	*p = (struct problem){.z = z, .prog = prog, .unroll = unroll,
+			      .deadline = deadline, .arith = arith,
+			      .model = opt->model};
+	struct encoder_options eopt = {.unroll = unroll, .deadline = deadline,
+				       /* --explain shows the candidate execution
+					* an axiom forbids: keep them all */
+				       .coherent = model_coherent(opt->model) &&
+						   !opt->explain,
+				       .stop = stop,
+				       .max_memory_kb = opt->max_memory_mb * 1024L};
+	p->enc = encode_program(z, prog, &eopt, d);
+	if (!p->enc)
+		return PROBLEM_FAILED;
+	enum problem_status st = PROBLEM_READY;
+	if (p->enc->rc.expired) /* stopped part-way: nothing to build on */
+		st = PROBLEM_EXPIRED;
+	else if (!model_build(opt->model, p->enc, opt->explain, &p->m, d))
+		st = PROBLEM_FAILED;
+	else if (p->enc->rc.expired || clock_past(deadline))
+		st = PROBLEM_EXPIRED;
+	if (st != PROBLEM_READY) {
+		encoding_free(p->enc);
+		p->enc = NULL;
+		return st;
+	}
+	p->params = make_params(z, opt, p->enc, arith);
+	return PROBLEM_READY;
+}
+
+void problem_close(struct problem *p)
+{
+	if (p->params)
+		Z3_params_dec_ref(p->z, p->params);
+	encoding_free(p->enc);
+	*p = (struct problem){0};
+}
+
+void problem_assert_range(Z3_context z, Z3_solver s, Z3_ast_vector v,
+			 unsigned from, unsigned to)
+{
+	for (unsigned i = from; i < to; i++)
+		Z3_solver_assert(z, s, Z3_ast_vector_get(z, v, i));
+}
+
+void problem_assert(const struct problem *p, Z3_solver s, unsigned groups)
+{
+	Z3_context z = p->z;
+	const struct encoding *enc = p->enc;
+	unsigned ndefs = Z3_ast_vector_size(z, enc->rc.defs);
+	if (groups & PG_FACTS)
+		problem_assert_range(z, s, enc->facts, 0, Z3_ast_vector_size(z, enc->facts));
+	if (groups & PG_CUT)
+		problem_assert_range(z, s, enc->drop, 0, Z3_ast_vector_size(z, enc->drop));
+	if (groups & PG_PROGRAM_DEFS)
+		problem_assert_range(z, s, enc->rc.defs, 0, enc->ndefs_program);
+	if (groups & PG_MODEL_DEFS)
+		problem_assert_range(z, s, enc->rc.defs, enc->ndefs_program, ndefs);
+	if (groups & PG_AXIOMS) {
+		for (int a = 0; a < AX_COUNT; a++)
+			if (p->m.axiom[a])
+				Z3_solver_assert(z, s, p->m.axiom[a]);
+		for (int a = 0; a < p->m.ncat_axioms; a++)
+			Z3_solver_assert(z, s, p->m.cat_axiom[a]);
+	}
+	if ((groups & PG_FILTER) && p->prog->filter)
+		Z3_solver_assert(z, s, enc_cond(enc, p->prog->filter));
+}
+
+Z3_solver problem_solver(const struct problem *p, unsigned groups, int tuned)
+{
+	Z3_solver s = Z3_mk_simple_solver(p->z);
+	Z3_solver_inc_ref(p->z, s);
+	if (tuned)
+		Z3_solver_set_params(p->z, s, p->params);
+	problem_assert(p, s, groups);
+	return s;
+}
+
+Z3_lbool problem_ask_until(Z3_context z, Z3_solver s, unsigned n, const Z3_ast *a,
+			   double deadline)
+{
+	if (clock_past(deadline))
+		return Z3_L_UNDEF;
+	deadline_arm(z, s, deadline);
+	return n ? Z3_solver_check_assumptions(z, s, n, a) : Z3_solver_check(z, s);
+}
+
+Z3_lbool problem_ask(const struct problem *p, Z3_solver s, Z3_ast a)
+{
+	return problem_ask_until(p->z, s, a ? 1 : 0, a ? &a : NULL, p->deadline);
+}

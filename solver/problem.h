@@ -1,0 +1,101 @@
+/*
+ * problem.h - one test ready for the solver: its encoding, its model, the
+ * named groups of constraints they make, and solvers over chosen groups.
+ *
+ * Every query site (check.c's verdict, bounds.c, cubes.c, the explanation)
+ * opens its solver here, so that what each one asserts is said by the
+ * groups it names.  A problem asks nothing itself and prints nothing.
+ */
+#ifndef LKMMC_PROBLEM_H
+#define LKMMC_PROBLEM_H
+
+#include <stdatomic.h>
+#include <z3.h>
+
+#include "common/diag.h"
+#include "encoder/encoder.h"
+#include "frontend/ir.h"
+#include "models/lkmm.h"
+
+struct check_options;
+
+/* A test of this many events or more is large: difference logic uses
+ * Z3's simplex-based solver (arith.solver 5) rather than the dense one
+ * (3), and final states are listed one at a time, not by cubes (whose
+ * second, exact copy of the model costs more than it saves when there
+ * are few states, as in big programs). */
+#define LARGE_TEST_EVENTS 200
+
+/* The groups of constraints of a problem (bits), asserted in this order. */
+enum problem_group {
+	PG_FACTS = 1,        /* the program's constraints (enc->facts) */
+	PG_CUT = 2,          /* herd7's cut: no path past a loop bound
+			      * (enc->drop) */
+	PG_PROGRAM_DEFS = 4, /* the encoder's definitions (rc.defs up to
+			      * enc->ndefs_program) */
+	PG_MODEL_DEFS = 8,   /* the model's definitions (the rest of rc.defs) */
+	PG_AXIOMS = 16,      /* the model's axioms, built-in or read */
+	PG_FILTER = 32,      /* the test's filter, if it has one */
+};
+/* Both kinds of definitions. */
+#define PG_DEFS (PG_PROGRAM_DEFS | PG_MODEL_DEFS)
+/* The consistent executions that pass the filter, loop bounds not cut:
+ * what the assertion and unwinding checks ask about. */
+#define PG_CONSISTENT (PG_FACTS | PG_DEFS | PG_AXIOMS | PG_FILTER)
+
+struct problem {
+	Z3_context z;                  /* where every term lives */
+	const struct ir_program *prog; /* the test */
+	struct encoding *enc;          /* its events and facts (owned) */
+	struct cat_model *model;       /* the model read from cat files
+					* (models/cat.h), NULL: the built-in
+					* one; not owned */
+	struct lkmm m;                 /* the model over enc */
+	int unroll;                    /* the loop bound enc was built with */
+	double deadline;               /* no query past it (CLOCK_MONOTONIC
+					* seconds, 0: none) */
+	enum arith_mode arith;         /* how the solvers' arithmetic is set */
+	Z3_params params;              /* the solvers' parameters: Z3's time
+					* limit and the arithmetic's set-up */
+};
+
+/* What problem_open makes of a test. */
+enum problem_status {
+	PROBLEM_READY,    /* encoded and modelled */
+	PROBLEM_FAILED,   /* cannot be checked: d says why */
+	PROBLEM_EXPIRED,  /* the deadline (or the memory limit's stop) came
+			   * while it was built: nothing to ask */
+};
+
+/* Encode prog with loop bound unroll and build the model of opt (its
+ * separate mode with --explain) over it, for solvers set up for arith.
+ * stop: set by another thread when the check must end (NULL: never).
+ * Anything but PROBLEM_READY leaves nothing to close. */
+enum problem_status problem_open(struct problem *p, Z3_context z,
+				 const struct ir_program *prog,
+				 const struct check_options *opt, int unroll,
+				 double deadline, enum arith_mode arith,
+				 const atomic_int *stop, struct diag *d);
+void problem_close(struct problem *p);
+
+/* Assert p's groups (PG_* bits) in s, in enum problem_group's order. */
+void problem_assert(const struct problem *p, Z3_solver s, unsigned groups);
+
+/* Assert v's entries from .. to-1 in s (for constraints beside the
+ * groups, e.g. cubes.c's second model). */
+void problem_assert_range(Z3_context z, Z3_solver s, Z3_ast_vector v,
+			  unsigned from, unsigned to);
+
+/* A new solver (one reference, for Z3_solver_dec_ref) holding groups,
+ * with p->params when tuned, else with Z3's defaults. */
+Z3_solver problem_solver(const struct problem *p, unsigned groups, int tuned);
+
+/* Ask s whether it is satisfiable under the n assumptions a, ending by
+ * deadline (0: none); past it, unknown without asking. */
+Z3_lbool problem_ask_until(Z3_context z, Z3_solver s, unsigned n, const Z3_ast *a,
+			   double deadline);
+
+/* Ask s under one assumption a (NULL: none), by p's deadline. */
+Z3_lbool problem_ask(const struct problem *p, Z3_solver s, Z3_ast a);
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * report.c - witnesses, races, explanations and a C program's answer
+ * (report.h).
+ *
+ * Every execution shown is read from a model of the problem's solver
+ * (solver/execution.h) and printed as steps (solver/interleave.h); a
+ * witness is fed back to the solver with its choices fixed, so that a
+ * printed execution is one the model accepts.
+ */
+#include "solver/report.h"
+
+#include "solver/bounds.h"
+#include "solver/check.h"
+#include "solver/dot.h"
+#include "solver/execution.h"
+#include "solver/explain.h"
+#include "solver/interleave.h"
+#include "solver/deadline.h"
+#include "solver/problem.h"
+
+int report_timed_out(struct diag *d, const struct ir_program *prog, const char *what)
+{
+	return diag_error(d, prog->file, 0, 0,
+			  "solver gave up while %s (time-out or resource limit); "
+			  "try --timeout with a larger value or --exists-only", what);
+}
+
+/* Draw x where opt asks (--dot, --svg). */
+static int draw(const struct check_options *opt, const struct execution *x,
+		const struct lkmm *m, const struct ir_program *prog, struct diag *d)
+{
+	if (!opt->picture || dot_write(x, m, opt->picture, opt->picture_svg))
+		return 1;
+	return diag_error(d, prog->file, 0, 0, "could not write the picture to %s%s",
+			  opt->picture, opt->picture_svg ? " (is graphviz's dot installed?)" : "");
+}
+
+int report_witness(const struct check_options *opt, const struct problem *p,
+		   Z3_solver s, Z3_ast cond, Z3_model found, FILE *out,
+		   struct diag *d, const char *title)
+{
+	Z3_context z = p->z;
+	Z3_model m = found;
+	if (!m) {
+		if (problem_ask(p, s, cond) != Z3_L_TRUE)
+			return 1;
+		m = Z3_solver_get_model(z, s);
+	}
+	Z3_model_inc_ref(z, m);
+	struct execution *x = execution_new(p->enc, m);
+	fputs(title, out);
+	interleave_show(x, &p->m, opt->witness, out);
+	/* Feed the execution back: with its events, rf and co fixed, the
+	 * model (all axioms are in s) must accept it and reach the condition. */
+	Z3_solver_push(z, s);
+	execution_assert_choices(x, s);
+	int back = problem_ask(p, s, cond) == Z3_L_TRUE;
+	Z3_solver_pop(z, s, 1);
+	fprintf(out, "  re-checked against the model: %s\n\n",
+		back ? "consistent, reaches the condition" : "FAILED (internal error)");
+	int ok = draw(opt, x, &p->m, p->prog, d);
+	if (!back)
+		ok = diag_error(d, p->prog->file, 0, 0, "internal error: the witness failed its re-check");
+	execution_free(x);
+	Z3_model_dec_ref(z, m);
+	return ok;
+}
+
+/* A program's race in its terms: "Data race between FILE:L1 and FILE:L2
+ * on x", the two statements, and on err a located error. */
+static void program_race(const struct execution *x, int a, int b, FILE *out,
+			 FILE *err)
+{
+	const struct encoding *enc = x->enc;
+	const char *file = enc->prog->file;
+	const char *loc = x->loc[a] >= 0 ? enc->prog->locs[x->loc[a]].name : "?";
+	const struct ir_instr *ia = enc->ev[a].instr, *ib = enc->ev[b].instr;
+	int la = ia ? ia->pos.line : 0, lb = ib ? ib->pos.line : 0;
+	fprintf(out, "Data race between %s:%d and %s:%d on %s\n", file, la, file, lb, loc);
+	for (int k = 0; k < 2; k++) {
+		int e = k ? b : a;
+		const struct ir_instr *in = enc->ev[e].instr;
+		fprintf(out, "  P%d line %d: %s  (%s)\n", enc->ev[e].thread,
+			in ? in->pos.line : 0, in && in->text ? in->text : "",
+			enc->ev[e].cls & EVC_BIT(EVC_W) ? "a write" : "a read");
+	}
+	fprintf(err, "%s:%d:%d: error: data race on %s between line %d (P%d) and "
+		"line %d (P%d) (an execution is on the standard output)\n", file, la,
+		ia ? ia->pos.col : 0, loc, la, enc->ev[a].thread, lb, enc->ev[b].thread);
+}
+
+void report_race(const struct check_options *opt, const struct problem *p,
+		 Z3_solver s, FILE *out, FILE *err)
+{
+	Z3_context z = p->z;
+	const struct encoding *enc = p->enc;
+	if (problem_ask(p, s, p->m.flag[FL_DATA_RACE]) != Z3_L_TRUE)
+		return;
+	Z3_model m = Z3_solver_get_model(z, s);
+	Z3_model_inc_ref(z, m);
+	struct execution *x = execution_new(enc, m);
+	for (int a = 0; a < enc->n; a++)
+		for (int b = 0; b < enc->n; b++)
+			if (execution_in(x, p->m.rel[LR_RACE], a, b)) {
+				if (enc->prog->is_program) {
+					program_race(x, a, b, out, err);
+				} else {
+					fputs("Data race: ", out);
+					execution_print_pair(x, a, "\n      and: ", b, out);
+					fputc('\n', out);
+				}
+				fputs("  in this execution:\n", out);
+				interleave_show(x, &p->m, opt->witness, out);
+				fputc('\n', out);
+				a = b = enc->n; /* one race is enough */
+			}
+	execution_free(x);
+	Z3_model_dec_ref(z, m);
+}
+
+int report_explain(const struct check_options *opt, const struct problem *p,
+		   Z3_ast cond, FILE *out, struct diag *d)
+{
+	/* The candidates: the program and the filter, without the axioms. */
+	Z3_context z = p->z;
+	Z3_solver s = problem_solver(p, PG_FACTS | PG_CUT | PG_DEFS | PG_FILTER, 0);
+	struct execution *x = NULL;
+	/* one limit for all of explain's questions: the time left now */
+	deadline_arm(z, s, p->deadline);
+	int ok = explain_never(p->enc, &p->m, s, cond, out, opt->picture ? &x : NULL);
+	fputc('\n', out);
+	if (!ok)
+		diag_error(d, p->prog->file, 0, 0, "could not explain why the condition is never reached (see the output)");
+	if (x) {
+		ok &= draw(opt, x, &p->m, p->prog, d);
+		Z3_model_dec_ref(z, x->m);
+		execution_free(x);
+	}
+	Z3_solver_dec_ref(z, s);
+	return ok;
+}
+
+/* Each final assert some execution violates, with that execution. */
+static int violated_asserts(const struct check_options *opt, const struct problem *p,
+			    Z3_solver s, FILE *out, FILE *err, struct diag *d, int *bad)
+{
+	const struct ir_program *prog = p->prog;
+	int ok = 1;
+	for (int i = 0; ok && i < prog->nasserts; i++) {
+		const struct ir_final_assert *a = &prog->asserts[i];
+		Z3_ast v = Z3_mk_not(p->z, enc_cond(p->enc, a->cond));
+		Z3_lbool r = problem_ask(p, s, v);
+		if (r == Z3_L_UNDEF)
+			return report_timed_out(d, prog, "checking the final asserts");
+		if (r != Z3_L_TRUE)
+			continue;
+		char title[1200];
+		snprintf(title, sizeof title, "Assertion violated at %s:%d: %s\n"
+			 "  in this execution:\n", prog->file, a->pos.line, a->text);
+		ok = report_witness(opt, p, s, v, NULL, out, d, title);
+		fprintf(err, "%s:%d:%d: error: assertion violated: %s\n",
+			prog->file, a->pos.line, a->pos.col, a->text);
+		*bad = 1;
+	}
+	return ok;
+}
+
+int report_program(const struct check_options *opt, const struct problem *p,
+		   Z3_solver s, const int *raised, int found, int completes,
+		   FILE *out, FILE *err, struct diag *d, int *bad)
+{
+	const struct ir_program *prog = p->prog;
+	fprintf(out, "Program %s\n", prog->file);
+	if (!completes) {
+		/* herd7's "Never 0 0": no consistent execution at all. */
+		fputs("Deadlock: no execution of the program reaches its end "
+		      "(a lock taken twice or never released, an RCU grace "
+		      "period inside a read-side section)\n", out);
+		fprintf(err, "%s: error: deadlock: no execution reaches the "
+			"end of the program\n", prog->file);
+		*bad = 1;
+	}
+	int ok = violated_asserts(opt, p, s, out, err, d, bad);
+	for (int f = 0; ok && f < FL_COUNT; f++) {
+		if (!raised[f])
+			continue;
+		*bad = 1;
+		if (f == FL_DATA_RACE) {
+			report_race(opt, p, s, out, err);
+		} else {
+			fprintf(out, "Flag %s\n", lkmm_flag_name((enum lkmm_flag)f));
+			fprintf(err, "%s: error: %s\n", prog->file,
+				lkmm_flag_name((enum lkmm_flag)f));
+		}
+	}
+	if (ok && !*bad && !(found & (BOUNDS_ASSERT_FAILS | BOUNDS_SPINS)))
+		fprintf(out, "No errors (bound %d, %d events)\n", p->unroll, p->enc->n);
+	return ok;
+}

@@ -1,0 +1,54 @@
+/*
+ * report.h - the executions shown beside an answer: one that reaches the
+ * condition (a witness), a data race, why a condition is never reached,
+ * and a whole C program's answer in its own terms.
+ *
+ * Each asks the problem's solver what it shows (problem.h) and prints to
+ * out; located errors go to err or d.  herd7's block itself is
+ * herd7out.h's; which of these a test gets is check.c's decision.
+ */
+#ifndef LKMMC_REPORT_H
+#define LKMMC_REPORT_H
+
+#include <stdio.h>
+#include <z3.h>
+
+#include "common/diag.h"
+#include "frontend/ir.h"
+
+struct check_options;
+struct problem;
+
+/* Fill d with "solver gave up while WHAT"; returns 0. */
+int report_timed_out(struct diag *d, const struct ir_program *prog, const char *what);
+
+/* Print title and an execution of s reaching cond (found: the model of an
+ * earlier query of cond on s, NULL: ask), re-checked against the model,
+ * and draw it when opt asks.  Returns 0 (d filled) on an internal error
+ * or when the picture cannot be written; 1 otherwise, also when cond is
+ * not reached. */
+int report_witness(const struct check_options *opt, const struct problem *p,
+		   Z3_solver s, Z3_ast cond, Z3_model found, FILE *out,
+		   struct diag *d, const char *title);
+
+/* The two racing accesses of one execution of s that raises data-race
+ * (for a program in its terms, with a located error on err). */
+void report_race(const struct check_options *opt, const struct problem *p,
+		 Z3_solver s, FILE *out, FILE *err);
+
+/* Why no consistent execution reaches cond: which axioms forbid the
+ * candidates that do (solver/explain.h), from a solver of its own. */
+int report_explain(const struct check_options *opt, const struct problem *p,
+		   Z3_ast cond, FILE *out, struct diag *d);
+
+/* A whole C program's answer instead of herd7's block: each final assert
+ * some execution violates (with that execution), the flags raised
+ * (raised[], by enum lkmm_flag) as errors, or "No errors".  found: what
+ * bounds_report found; completes: some execution reaches the end.
+ * Returns 0 (d filled) on a time-out; sets *bad when something can go
+ * wrong. */
+int report_program(const struct check_options *opt, const struct problem *p,
+		   Z3_solver s, const int *raised, int found, int completes,
+		   FILE *out, FILE *err, struct diag *d, int *bad);
+
+#endif
