@@ -139,6 +139,9 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 				struct diag *d);
 void encoding_free(struct encoding *enc);
 
+/* Add f to enc->facts: a constraint every execution satisfies. */
+void enc_fact(struct encoding *enc, Z3_ast f);
+
 /* With encoder_options.coherent: is write w never co-last, nor read by
  * read r (r < 0: never co-last) in any coherent execution, because a
  * po-later write of the same thread to the same location executes whenever

@@ -24,6 +24,7 @@
 #include "encoder/internal.h"
 #include "common/arena.h"
 #include "common/xalloc.h"
+#include "encoder/z3util.h"
 
 /* The order the static relations rely on (po is index order within a
  * thread): the initial writes, then each thread's events together, threads
@@ -39,12 +40,7 @@ static int events_ordered(const struct encoding *enc)
 	return 1;
 }
 
-static Z3_ast mk_int(Z3_context z, long v)
-{
-	return Z3_mk_int64(z, v, Z3_mk_int_sort(z));
-}
-
-static void fact(struct encoding *enc, Z3_ast f)
+void enc_fact(struct encoding *enc, Z3_ast f)
 {
 	Z3_ast_vector_push(enc->z, enc->facts, f);
 }
@@ -83,9 +79,9 @@ static void add_initial_writes(struct encoding *enc)
 		ev->cls = EVC_BIT(EVC_W) | EVC_BIT(EVC_IW);
 		ev->guard = enc->rc.t;
 		ev->loc = i;
-		ev->addr = mk_int(enc->z, enc_loc_address(i));
+		ev->addr = z3u_int(enc->z, enc_loc_address(i));
 		const struct ir_value *v = &p->locs[i].init;
-		ev->val = mk_int(enc->z, v->kind == IR_VAL_LOC ? enc_loc_address(v->loc) : v->num);
+		ev->val = z3u_int(enc->z, v->kind == IR_VAL_LOC ? enc_loc_address(v->loc) : v->num);
 		ev->rmw_peer = -1;
 	}
 }
@@ -327,7 +323,7 @@ static void build_thin_air(struct encoding *enc)
 			continue;
 		for (int i = 0; i < x->ndata_dep; i++) {
 			int d = x->data_dep[i];
-			fact(enc, Z3_mk_implies(z, write_defined(enc, w),
+			enc_fact(enc, Z3_mk_implies(z, write_defined(enc, w),
 						lt(enc, vrank[d], vrank[w])));
 		}
 	}
@@ -336,17 +332,17 @@ static void build_thin_air(struct encoding *enc)
 			continue;
 		Z3_ast def = enc->defined[r];
 		/* A read that does not happen constrains nothing. */
-		fact(enc, Z3_mk_implies(z, Z3_mk_not(z, enc->guard[r]), def));
-		fact(enc, Z3_mk_implies(z, Z3_mk_not(z, def),
-			Z3_mk_eq(z, enc->ev[r].val, mk_int(z, ENC_SYMBOLIC))));
+		enc_fact(enc, Z3_mk_implies(z, Z3_mk_not(z, enc->guard[r]), def));
+		enc_fact(enc, Z3_mk_implies(z, Z3_mk_not(z, def),
+			Z3_mk_eq(z, enc->ev[r].val, z3u_int(z, ENC_SYMBOLIC))));
 		for (int w = 0; w < n; w++) {
 			Z3_ast v = REL_AT(enc->rf_var, n, w, r);
 			if (!v)
 				continue;
 			Z3_ast wd = write_defined(enc, w);
-			fact(enc, Z3_mk_implies(z, rel_and2(rc, v, wd), def));
+			enc_fact(enc, Z3_mk_implies(z, rel_and2(rc, v, wd), def));
 			Z3_ast just[2] = {wd, lt(enc, vrank[w], vrank[r])};
-			fact(enc, Z3_mk_implies(z, rel_and2(rc, v, def), Z3_mk_and(z, 2, just)));
+			enc_fact(enc, Z3_mk_implies(z, rel_and2(rc, v, def), Z3_mk_and(z, 2, just)));
 		}
 	}
 }
@@ -359,7 +355,7 @@ static void build_co_rf(struct encoding *enc)
 	enc->ts = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)n);
 	enc->rts = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)n);
 	enc->rf_var = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)n * (size_t)n);
-	Z3_ast zero = mk_int(z, 0), one = mk_int(z, 1);
+	Z3_ast zero = z3u_int(z, 0), one = z3u_int(z, 1);
 	for (int w = 0; w < n; w++) {
 		const struct event *x = &enc->ev[w];
 		if (!has(x, EVC_W))
@@ -368,7 +364,7 @@ static void build_co_rf(struct encoding *enc)
 			enc->ts[w] = zero;
 		} else {
 			enc->ts[w] = rel_fresh_int(rc, "co");
-			fact(enc, Z3_mk_ge(z, enc->ts[w], one));
+			enc_fact(enc, Z3_mk_ge(z, enc->ts[w], one));
 		}
 	}
 	/* co: a strict total order of the writes to each location. */
@@ -390,7 +386,7 @@ static void build_co_rf(struct encoding *enc)
 			if (co_by_po(enc, a, b)) {
 				REL_AT(enc->co, n, a, b) = both;
 				if (!co_by_po_between(enc, a, b))
-					fact(enc, Z3_mk_implies(z, both,
+					enc_fact(enc, Z3_mk_implies(z, both,
 						lt(enc, enc->ts[a], enc->ts[b])));
 				continue;
 			}
@@ -400,7 +396,7 @@ static void build_co_rf(struct encoding *enc)
 				REL_AT(enc->co, n, a, b) =
 					rel_and2(rc, both, lt(enc, enc->ts[a], enc->ts[b]));
 			if (a < b && !has(&enc->ev[a], EVC_IW))
-				fact(enc, Z3_mk_implies(z, both,
+				enc_fact(enc, Z3_mk_implies(z, both,
 					Z3_mk_not(z, Z3_mk_eq(z, enc->ts[a], enc->ts[b]))));
 		}
 	}
@@ -431,10 +427,10 @@ static void build_co_rf(struct encoding *enc)
 				enc->guard[w], y->guard, sa, same_val,
 				Z3_mk_eq(z, enc->rts[r], enc->ts[w]),
 			};
-			fact(enc, Z3_mk_implies(z, v, Z3_mk_and(z, 5, conds)));
+			enc_fact(enc, Z3_mk_implies(z, v, Z3_mk_and(z, 5, conds)));
 			alts[k++] = v;
 		}
-		fact(enc, Z3_mk_implies(z, y->guard,
+		enc_fact(enc, Z3_mk_implies(z, y->guard,
 					k ? Z3_mk_or(z, (unsigned)k, alts) : Z3_mk_false(z)));
 		/* fr: r is before every write co-after the one it reads. */
 		for (int w = 0; w < n; w++) {
@@ -465,7 +461,7 @@ static void nothing_between(struct encoding *enc, Z3_ast cond, Z3_ast ta,
 			continue;
 		Z3_ast pre = and3(enc, cond, enc->guard[w], sa);
 		Z3_ast in[2] = {lt(enc, ta, enc->ts[w]), lt(enc, enc->ts[w], tb)};
-		fact(enc, Z3_mk_implies(z, pre, Z3_mk_not(z, Z3_mk_and(z, 2, in))));
+		enc_fact(enc, Z3_mk_implies(z, pre, Z3_mk_not(z, Z3_mk_and(z, 2, in))));
 	}
 }
 
@@ -504,7 +500,7 @@ static void build_locks(struct encoding *enc)
 			/* An LKR reads from the write co-just-before its LKW. */
 			int w = x->rmw_peer;
 			nothing_between(enc, x->guard, enc->rts[k], enc->ts[w], k, -1, w);
-			fact(enc, Z3_mk_implies(z, x->guard, lt(enc, enc->rts[k], enc->ts[w])));
+			enc_fact(enc, Z3_mk_implies(z, x->guard, lt(enc, enc->rts[k], enc->ts[w])));
 		}
 		if (!has(x, EVC_LKW))
 			continue;
@@ -515,7 +511,7 @@ static void build_locks(struct encoding *enc)
 				continue;
 			matched = rel_or2(rc, matched, c);
 			/* An UL sits co-just-after the LKW of its critical section. */
-			fact(enc, Z3_mk_implies(z, c, lt(enc, enc->ts[k], enc->ts[u])));
+			enc_fact(enc, Z3_mk_implies(z, c, lt(enc, enc->ts[k], enc->ts[u])));
 			nothing_between(enc, c, enc->ts[k], enc->ts[u], k, k, u);
 		}
 		/* An unmatched LKW is co-after every other LKW of its lock. */
@@ -525,7 +521,7 @@ static void build_locks(struct encoding *enc)
 				continue;
 			Z3_ast l = REL_AT(enc->loc, n, o, k);
 			if (l)
-				fact(enc, Z3_mk_implies(z, rel_and2(rc, unmatched, l),
+				enc_fact(enc, Z3_mk_implies(z, rel_and2(rc, unmatched, l),
 							lt(enc, enc->ts[o], enc->ts[k])));
 		}
 	}
@@ -555,7 +551,7 @@ static void build_final(struct encoding *enc)
 						    lt(enc, enc->ts[w], enc->ts[o]));
 				last = rel_and2(rc, last, Z3_mk_not(z, later));
 			}
-			fact(enc, Z3_mk_implies(z, last,
+			enc_fact(enc, Z3_mk_implies(z, last,
 				Z3_mk_eq(z, enc->final_loc[x], enc->ev[w].val)));
 		}
 	}
@@ -664,10 +660,10 @@ Z3_ast enc_observable(const struct encoding *enc, struct ir_observable o)
 static Z3_ast final_expr(const struct encoding *enc, const struct ir_expr *e)
 {
 	Z3_context z = enc->z;
-	Z3_ast zero = mk_int(z, 0), one = mk_int(z, 1);
+	Z3_ast zero = z3u_int(z, 0), one = z3u_int(z, 1);
 	switch (e->kind) {
 	case IR_E_CONST:
-		return mk_int(z, e->num);
+		return z3u_int(z, e->num);
 	case IR_E_LOC:
 		return enc->final_loc[e->loc];
 	case IR_E_UNARY: {
@@ -721,10 +717,10 @@ Z3_ast enc_cond(const struct encoding *enc, const struct ir_cond *c)
 			return Z3_mk_eq(z, enc_observable(enc, c->lhs),
 					enc_observable(enc, c->rhs_obs));
 		long v = c->rhs.kind == IR_VAL_LOC ? enc_loc_address(c->rhs.loc) : c->rhs.num;
-		return Z3_mk_eq(z, enc_observable(enc, c->lhs), mk_int(z, v));
+		return Z3_mk_eq(z, enc_observable(enc, c->lhs), z3u_int(z, v));
 	}
 	case IR_C_EXPR:
-		return Z3_mk_not(z, Z3_mk_eq(z, final_expr(enc, c->expr), mk_int(z, 0)));
+		return Z3_mk_not(z, Z3_mk_eq(z, final_expr(enc, c->expr), z3u_int(z, 0)));
 	case IR_C_NOT:
 		return Z3_mk_not(z, enc_cond(enc, c->a));
 	case IR_C_AND:

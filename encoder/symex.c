@@ -62,6 +62,7 @@
 #include "encoder/internal.h"
 #include "common/arena.h"
 #include "encoder/spin.h"
+#include "encoder/z3util.h"
 
 /* A set of read events, sorted, immutable once built. */
 struct deps {
@@ -103,6 +104,8 @@ struct loop_ctx {
 
 struct symex {
 	struct encoding *enc;     /* where events go */
+	Z3_context z;             /* enc->z */
+	struct rel_ctx *rc;       /* &enc->rc: its and/or/fresh terms */
 	struct diag *d;           /* first error */
 	int unroll;               /* loop bound */
 	const struct ir_thread *th; /* thread being run */
@@ -122,8 +125,6 @@ struct symex {
 				   * can be linear arithmetic (bits_linear):
 				   * no bit-vector term is made */
 };
-
-static Z3_context Z(struct symex *sx) { return sx->enc->z; }
 
 static const struct deps deps_none; /* no read */
 
@@ -147,7 +148,7 @@ static struct deps deps_union(struct symex *sx, struct deps a, struct deps b)
 			r.ids[r.n++] = b.ids[j++];
 		} else {
 			Z3_ast ca = a.cond ? a.cond[i] : NULL, cb = b.cond ? b.cond[j] : NULL;
-			r.cond[r.n] = !ca || !cb ? NULL : rel_or2(&sx->enc->rc, ca, cb);
+			r.cond[r.n] = !ca || !cb ? NULL : rel_or2(sx->rc, ca, cb);
 			r.ids[r.n++] = a.ids[i++];
 			j++;
 		}
@@ -164,7 +165,7 @@ static struct deps deps_when(struct symex *sx, struct deps a, Z3_ast g)
 		return r;
 	r.cond = arena_alloc(sx->enc->arena, sizeof(Z3_ast) * (size_t)a.n);
 	for (int i = 0; i < a.n; i++)
-		r.cond[i] = rel_and2(&sx->enc->rc, a.cond && a.cond[i] ? a.cond[i] : sx->enc->rc.t, g);
+		r.cond[i] = rel_and2(sx->rc, a.cond && a.cond[i] ? a.cond[i] : sx->rc->t, g);
 	return r;
 }
 
@@ -191,7 +192,7 @@ static struct deps deps_merge(struct symex *sx, struct deps a, struct deps b,
 	if (deps_same(a, b))
 		return a;
 	return deps_union(sx, deps_when(sx, a, g),
-			  deps_when(sx, b, Z3_mk_not(Z(sx), g)));
+			  deps_when(sx, b, Z3_mk_not(sx->z, g)));
 }
 
 static struct deps deps_one(struct symex *sx, int e)
@@ -207,39 +208,27 @@ static struct deps deps_one(struct symex *sx, int e)
 /* rel.c's and2/or2 use NULL for false. */
 static int is_false(struct symex *sx, Z3_ast g)
 {
-	return !g || Z3_get_bool_value(Z(sx), g) == Z3_L_FALSE;
+	return !g || Z3_get_bool_value(sx->z, g) == Z3_L_FALSE;
 }
 
 static Z3_ast or_lit(struct symex *sx, Z3_ast a, Z3_ast b)
 {
-	Z3_ast r = rel_or2(&sx->enc->rc, a, b);
+	Z3_ast r = rel_or2(sx->rc, a, b);
 	return r ? r : sx->f;
 }
 
-static Z3_ast and2(struct symex *sx, Z3_ast a, Z3_ast b)
-{
-	return rel_and2(&sx->enc->rc, a, b);
-}
 
-static Z3_ast mk_int(struct symex *sx, long v)
-{
-	return Z3_mk_int64(Z(sx), v, Z3_mk_int_sort(Z(sx)));
-}
 
 static Z3_ast fresh_int(struct symex *sx, const char *p)
 {
-	return rel_fresh_int(&sx->enc->rc, p);
+	return rel_fresh_int(sx->rc, p);
 }
 
 static Z3_ast fresh_bool(struct symex *sx, const char *p)
 {
-	return rel_fresh_bool(&sx->enc->rc, p);
+	return rel_fresh_bool(sx->rc, p);
 }
 
-static void fact(struct symex *sx, Z3_ast f)
-{
-	Z3_ast_vector_push(Z(sx), sx->enc->facts, f);
-}
 
 /*
  * A path condition as a Boolean of its own, defined once in the facts.
@@ -252,14 +241,14 @@ static void fact(struct symex *sx, Z3_ast f)
  */
 static Z3_ast path_guard(struct symex *sx, Z3_ast g)
 {
-	Z3_context z = Z(sx);
-	if (!g || is_false(sx, g) || rel_is_true(&sx->enc->rc, g) ||
+	Z3_context z = sx->z;
+	if (!g || is_false(sx, g) || rel_is_true(sx->rc, g) ||
 	    (Z3_is_app(z, g) && Z3_get_app_num_args(z, Z3_to_app(z, g)) == 0))
 		return g;
 	if (sx->named_from && Z3_is_eq_ast(z, g, sx->named_from))
 		return sx->named; /* events in a row on one path */
-	Z3_ast v = rel_fresh_bool(&sx->enc->rc, "path");
-	fact(sx, Z3_mk_eq(z, v, g));
+	Z3_ast v = rel_fresh_bool(sx->rc, "path");
+	enc_fact(sx->enc, Z3_mk_eq(z, v, g));
 	sx->named_from = g;
 	sx->named = v;
 	return v;
@@ -267,12 +256,12 @@ static Z3_ast path_guard(struct symex *sx, Z3_ast g)
 
 static Z3_ast b2i(struct symex *sx, Z3_ast b)
 {
-	return Z3_mk_ite(Z(sx), b, mk_int(sx, 1), mk_int(sx, 0));
+	return Z3_mk_ite(sx->z, b, z3u_int(sx->z, 1), z3u_int(sx->z, 0));
 }
 
 static Z3_ast nonzero(struct symex *sx, Z3_ast v)
 {
-	return Z3_mk_not(Z(sx), Z3_mk_eq(Z(sx), v, mk_int(sx, 0)));
+	return Z3_mk_not(sx->z, Z3_mk_eq(sx->z, v, z3u_int(sx->z, 0)));
 }
 
 static int unsupported(struct symex *sx, struct ir_pos pos, const char *what)
@@ -288,12 +277,12 @@ static int unsupported(struct symex *sx, struct ir_pos pos, const char *what)
 
 static Z3_ast bv(struct symex *sx, Z3_ast i)
 {
-	return Z3_mk_int2bv(Z(sx), 64, i);
+	return Z3_mk_int2bv(sx->z, 64, i);
 }
 
 static Z3_ast from_bv(struct symex *sx, Z3_ast b)
 {
-	return Z3_mk_bv2int(Z(sx), b, 1);
+	return Z3_mk_bv2int(sx->z, b, 1);
 }
 
 static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
@@ -303,13 +292,13 @@ static struct regval eval(struct symex *sx, struct state *st,
 			  const struct ir_expr *e)
 {
 	struct regval r = {0};
-	Z3_context z = Z(sx);
+	Z3_context z = sx->z;
 	switch (e->kind) {
 	case IR_E_CONST:
-		r.v = mk_int(sx, e->num);
+		r.v = z3u_int(sx->z, e->num);
 		return r;
 	case IR_E_LOC:
-		r.v = mk_int(sx, enc_loc_address(e->loc));
+		r.v = z3u_int(sx->z, enc_loc_address(e->loc));
 		return r;
 	case IR_E_REG:
 		return st->regs[e->reg];
@@ -322,11 +311,11 @@ static struct regval eval(struct symex *sx, struct state *st,
 			r.v = Z3_mk_unary_minus(z, a.v);
 			break;
 		case IR_LNOT:
-			r.v = b2i(sx, Z3_mk_eq(z, a.v, mk_int(sx, 0)));
+			r.v = b2i(sx, Z3_mk_eq(z, a.v, z3u_int(sx->z, 0)));
 			break;
 		case IR_BNOT: /* two's complement: ~a == -a - 1 */
 			r.v = Z3_mk_sub(z, 2, (Z3_ast[]){Z3_mk_unary_minus(z, a.v),
-							  mk_int(sx, 1)});
+							  z3u_int(sx->z, 1)});
 			break;
 		}
 		return r;
@@ -477,8 +466,8 @@ static int bits_linear(const struct ir_program *prog)
  * final states would never end). */
 static Z3_ast c_div(struct symex *sx, Z3_ast a, Z3_ast b, int mod)
 {
-	Z3_context z = Z(sx);
-	Z3_ast zero = mk_int(sx, 0);
+	Z3_context z = sx->z;
+	Z3_ast zero = z3u_int(sx->z, 0);
 	Z3_ast aneg = Z3_mk_lt(z, a, zero), bneg = Z3_mk_lt(z, b, zero);
 	Z3_ast absa = Z3_mk_ite(z, aneg, Z3_mk_unary_minus(z, a), a);
 	Z3_ast absb = Z3_mk_ite(z, bneg, Z3_mk_unary_minus(z, b), b);
@@ -492,7 +481,7 @@ static Z3_ast c_div(struct symex *sx, Z3_ast a, Z3_ast b, int mod)
 static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 		    struct regval b)
 {
-	Z3_context z = Z(sx);
+	Z3_context z = sx->z;
 	struct regval r = {0};
 	Z3_ast ab[2] = {a.v, b.v};
 	int64_t x, y, xy;
@@ -524,7 +513,7 @@ static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 	case IR_GT: r.v = b2i(sx, Z3_mk_gt(z, a.v, b.v)); break;
 	case IR_GE: r.v = b2i(sx, Z3_mk_ge(z, a.v, b.v)); break;
 	case IR_LAND:
-		r.v = b2i(sx, and2(sx, nonzero(sx, a.v), nonzero(sx, b.v)));
+		r.v = b2i(sx, rel_and2(sx->rc, nonzero(sx, a.v), nonzero(sx, b.v)));
 		break;
 	case IR_LOR:
 		r.v = b2i(sx, Z3_mk_or(z, 2, (Z3_ast[]){nonzero(sx, a.v),
@@ -577,7 +566,7 @@ static void set_addr(struct symex *sx, int e, struct regval a,
 	else {
 		/* Registers holding a constant address are static too. */
 		int64_t v;
-		if (Z3_get_numeral_int64(Z(sx), a.v, &v)) {
+		if (Z3_get_numeral_int64(sx->z, a.v, &v)) {
 			ev->loc = enc_address_loc(sx->enc, v);
 			if (ev->loc < 0)
 				unsupported(sx, ae->pos,
@@ -665,7 +654,7 @@ static Z3_ast arith(struct symex *sx, enum ir_binop op, Z3_ast a, Z3_ast b)
 
 static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in)
 {
-	Z3_context z = Z(sx);
+	Z3_context z = sx->z;
 	Z3_ast g = st->guard;
 	struct regval addr = eval(sx, st, in->a);
 	int mb = in->order == IR_ORD_MB;
@@ -681,8 +670,8 @@ static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in
 		/* Two outcomes: success is a full RMW (with its fences), failure
 		 * a single R[once]; the value read decides which one happens. */
 		Z3_ast succ = fresh_bool(sx, "succ");
-		Z3_ast gs = and2(sx, g, succ);
-		Z3_ast gf = and2(sx, g, Z3_mk_not(z, succ));
+		Z3_ast gs = rel_and2(sx->rc, g, succ);
+		Z3_ast gf = rel_and2(sx->rc, g, Z3_mk_not(z, succ));
 		if (mb)
 			rmw_fence(sx, gs, in);
 		int rs = read_event(sx, gs, rc, in, addr);
@@ -694,13 +683,13 @@ static void do_rmw(struct symex *sx, struct state *st, const struct ir_instr *in
 		struct regval nv;
 		Z3_ast res;
 		if (in->rmw == IR_RMW_CMPXCHG) {
-			fact(sx, Z3_mk_implies(z, gs, Z3_mk_eq(z, vs, b.v)));
-			fact(sx, Z3_mk_implies(z, gf, Z3_mk_not(z, Z3_mk_eq(z, vf, b.v))));
+			enc_fact(sx->enc, Z3_mk_implies(z, gs, Z3_mk_eq(z, vs, b.v)));
+			enc_fact(sx->enc, Z3_mk_implies(z, gf, Z3_mk_not(z, Z3_mk_eq(z, vf, b.v))));
 			nv = c;
 			res = Z3_mk_ite(z, succ, vs, vf);
 		} else {
-			fact(sx, Z3_mk_implies(z, gs, Z3_mk_not(z, Z3_mk_eq(z, vs, c.v))));
-			fact(sx, Z3_mk_implies(z, gf, Z3_mk_eq(z, vf, c.v)));
+			enc_fact(sx->enc, Z3_mk_implies(z, gs, Z3_mk_not(z, Z3_mk_eq(z, vs, c.v))));
+			enc_fact(sx->enc, Z3_mk_implies(z, gf, Z3_mk_eq(z, vf, c.v)));
 			nv.v = arith(sx, IR_ADD, vs, b.v);
 			nv.d = deps_union(sx, deps_one(sx, rs), b.d);
 			res = b2i(sx, succ);
@@ -764,7 +753,7 @@ static void do_lock(struct symex *sx, Z3_ast g, const struct ir_instr *in,
 		    struct regval addr)
 {
 	int r = read_event(sx, g, EVC_BIT(EVC_LKR), in, addr);
-	struct regval one = {.v = mk_int(sx, 1)};
+	struct regval one = {.v = z3u_int(sx->z, 1)};
 	int w = write_event(sx, g, EVC_BIT(EVC_LKW), in, addr, one);
 	/* LKW is a write but lock.cat keeps it apart from W until co is
 	 * built; execution.c handles lock events itself. */
@@ -800,14 +789,14 @@ static struct state merge(struct symex *sx, struct state *s, int k)
 	for (int i = live - 2; i >= 0; i--) {
 		for (int r = 0; r < sx->th->nregs; r++) {
 			struct regval a = s[i].regs[r], b = m.regs[r];
-			if (a.v != b.v && !Z3_is_eq_ast(Z(sx), a.v, b.v))
-				m.regs[r].v = Z3_mk_ite(Z(sx), s[i].guard, a.v, b.v);
+			if (a.v != b.v && !Z3_is_eq_ast(sx->z, a.v, b.v))
+				m.regs[r].v = Z3_mk_ite(sx->z, s[i].guard, a.v, b.v);
 			/* Path-sensitive: each side's reads count on its own path,
 			 * also when both sides computed the same value. */
 			m.regs[r].d = deps_merge(sx, a.d, b.d, s[i].guard);
 			m.regs[r].t = deps_merge(sx, a.t, b.t, s[i].guard);
 		}
-		g = rel_or2(&sx->enc->rc, s[i].guard, g);
+		g = rel_or2(sx->rc, s[i].guard, g);
 	}
 	m.guard = path_guard(sx, g);
 	return m;
@@ -835,12 +824,12 @@ static Z3_ast stutter(struct symex *sx, const struct state *start,
 	Z3_ast same = sx->t;
 	for (int r = 0; r < sx->th->nregs; r++) {
 		Z3_ast a = start->regs[r].v, b = end->regs[r].v;
-		if (a != b && !Z3_is_eq_ast(Z(sx), a, b))
-			same = and2(sx, same, Z3_mk_eq(Z(sx), a, b));
+		if (a != b && !Z3_is_eq_ast(sx->z, a, b))
+			same = rel_and2(sx->rc, same, Z3_mk_eq(sx->z, a, b));
 	}
 	for (int e = first_ev; e < sx->enc->n; e++)
 		if (sx->enc->ev[e].cls & writes)
-			same = and2(sx, same, Z3_mk_not(Z(sx), sx->enc->ev[e].guard));
+			same = rel_and2(sx->rc, same, Z3_mk_not(sx->z, sx->enc->ev[e].guard));
 	return same ? same : sx->f;
 }
 
@@ -866,8 +855,8 @@ static Z3_ast removable(struct symex *sx, const unsigned char *live,
 	Z3_ast same = sx->t;
 	for (int r = 0; r < sx->th->nregs && same; r++) {
 		Z3_ast a = start->regs[r].v, b = end->regs[r].v;
-		if (live[r] && a != b && !Z3_is_eq_ast(Z(sx), a, b))
-			same = and2(sx, same, Z3_mk_eq(Z(sx), a, b));
+		if (live[r] && a != b && !Z3_is_eq_ast(sx->z, a, b))
+			same = rel_and2(sx->rc, same, Z3_mk_eq(sx->z, a, b));
 	}
 	for (int e = first_ev; e < enc->n && same; e++) {
 		unsigned long c = enc->ev[e].cls;
@@ -877,10 +866,10 @@ static Z3_ast removable(struct symex *sx, const unsigned char *live,
 			  !sx->plain_written[loc]
 			: (c & EVC_BIT(EVC_F)) && !(c & ~fences);
 		if (!ok)
-			same = and2(sx, same, Z3_mk_not(Z(sx), enc->ev[e].guard));
+			same = rel_and2(sx->rc, same, Z3_mk_not(sx->z, enc->ev[e].guard));
 	}
 	for (int a = first_assert; a < enc->nasserts && same; a++)
-		same = and2(sx, same, Z3_mk_not(Z(sx), enc->asserts[a].fails));
+		same = rel_and2(sx->rc, same, Z3_mk_not(sx->z, enc->asserts[a].fails));
 	return same ? same : sx->f;
 }
 
@@ -892,7 +881,7 @@ static void stop_at_bound(struct symex *sx, struct enc_bound b)
 	enc->bounds = arena_grow(enc->arena, enc->bounds, sizeof *enc->bounds,
 				 (size_t)enc->nbounds, (size_t)enc->nbounds + 1);
 	enc->bounds[enc->nbounds++] = b;
-	Z3_ast_vector_push(Z(sx), enc->drop, Z3_mk_not(Z(sx), b.reach));
+	Z3_ast_vector_push(sx->z, enc->drop, Z3_mk_not(sx->z, b.reach));
 	sx->stopped = or_lit(sx, sx->stopped, b.reach);
 }
 
@@ -921,15 +910,15 @@ static void exec_loop(struct symex *sx, struct state *st, const struct ir_instr 
 		 * longer copy of one that left the loop later: it is not run
 		 * further, only kept for the spin check (bounds.c). */
 		Z3_ast rm = removable(sx, live, &start, &cur, b.first_ev, first_assert);
-		Z3_ast spin = and2(sx, cur.guard, rm);
+		Z3_ast spin = rel_and2(sx->rc, cur.guard, rm);
 		if (!is_false(sx, spin)) {
 			stop_at_bound(sx, (struct enc_bound){
 				.loop = in, .thread = sx->th->id, .spin = 1,
 				.reach = spin, .stutter_any = sx->t,
 				.last_stutter = sx->t, .first_ev = b.first_ev,
 				.end_ev = b.end_ev});
-			cur.guard = rel_is_true(&sx->enc->rc, rm) ? NULL
-				: path_guard(sx, and2(sx, cur.guard, Z3_mk_not(Z(sx), rm)));
+			cur.guard = rel_is_true(sx->rc, rm) ? NULL
+				: path_guard(sx, rel_and2(sx->rc, cur.guard, Z3_mk_not(sx->z, rm)));
 			if (!cur.guard)
 				cur.guard = sx->f;
 		}
@@ -951,7 +940,7 @@ static void exec_loop(struct symex *sx, struct state *st, const struct ir_instr 
 
 static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr *in)
 {
-	Z3_context z = Z(sx);
+	Z3_context z = sx->z;
 	Z3_ast g = st->guard;
 	switch (in->op) {
 	case IR_ASSIGN: {
@@ -982,15 +971,15 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		return;
 	case IR_UNLOCK: {
 		struct regval a = eval(sx, st, in->a);
-		struct regval zero = {.v = mk_int(sx, 0)};
+		struct regval zero = {.v = z3u_int(sx->z, 0)};
 		write_event(sx, g, EVC_BIT(EVC_UL), in, a, zero);
 		return;
 	}
 	case IR_TRYLOCK: {
 		struct regval a = eval(sx, st, in->a);
 		Z3_ast succ = fresh_bool(sx, "trylock");
-		do_lock(sx, and2(sx, g, succ), in, a);
-		int lf = read_event(sx, and2(sx, g, Z3_mk_not(z, succ)),
+		do_lock(sx, rel_and2(sx->rc, g, succ), in, a);
+		int lf = read_event(sx, rel_and2(sx->rc, g, Z3_mk_not(z, succ)),
 				    EVC_BIT(EVC_LF), in, a);
 		int lkr = lf - 2;
 		set_reg(sx, st, in->dst, b2i(sx, succ),
@@ -1000,8 +989,8 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 	case IR_ISLOCKED: {
 		struct regval a = eval(sx, st, in->a);
 		Z3_ast held = fresh_bool(sx, "islocked");
-		int rl = read_event(sx, and2(sx, g, held), EVC_BIT(EVC_RL), in, a);
-		int ru = read_event(sx, and2(sx, g, Z3_mk_not(z, held)),
+		int rl = read_event(sx, rel_and2(sx->rc, g, held), EVC_BIT(EVC_RL), in, a);
+		int ru = read_event(sx, rel_and2(sx->rc, g, Z3_mk_not(z, held)),
 				    EVC_BIT(EVC_RU), in, a);
 		set_reg(sx, st, in->dst, b2i(sx, held),
 			deps_union(sx, deps_one(sx, rl), deps_one(sx, ru)), deps_none);
@@ -1012,7 +1001,7 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SRCU_LOCK), in);
 		set_addr(sx, e, a, in->a);
 		/* herd7 returns a constant unique to the call site. */
-		Z3_ast v = mk_int(sx, e);
+		Z3_ast v = z3u_int(sx->z, e);
 		sx->enc->ev[e].val = v;
 		set_reg(sx, st, in->dst, v, deps_none, deps_none);
 		return;
@@ -1039,9 +1028,9 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		int before = sx->loop ? sx->loop->nexits + sx->loop->nconts : 0;
 		struct state s[2];
 		s[0] = copy_state(sx, st);
-		s[0].guard = path_guard(sx, and2(sx, g, cond));
+		s[0].guard = path_guard(sx, rel_and2(sx->rc, g, cond));
 		s[1] = copy_state(sx, st);
-		s[1].guard = path_guard(sx, and2(sx, g, Z3_simplify(z, Z3_mk_not(z, cond))));
+		s[1].guard = path_guard(sx, rel_and2(sx->rc, g, Z3_simplify(z, Z3_mk_not(z, cond))));
 		Z3_ast then_g = s[0].guard, else_g = s[1].guard;
 		if (!is_false(sx, s[0].guard))
 			exec_block(sx, &s[0], &in->then_b);
@@ -1073,7 +1062,7 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 					  (size_t)enc->nasserts, (size_t)enc->nasserts + 1);
 		enc->asserts[enc->nasserts++] = (struct enc_assert){
 			.instr = in, .thread = sx->th->id,
-			.fails = and2(sx, g, Z3_mk_eq(z, c.v, mk_int(sx, 0)))};
+			.fails = rel_and2(sx->rc, g, Z3_mk_eq(z, c.v, z3u_int(sx->z, 0)))};
 		if (!enc->asserts[enc->nasserts - 1].fails)
 			enc->asserts[enc->nasserts - 1].fails = sx->f;
 		return;
@@ -1109,6 +1098,8 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 {
 	struct symex sx = {0};
 	sx.enc = enc;
+	sx.z = enc->z;
+	sx.rc = &enc->rc;
 	sx.d = d;
 	sx.unroll = unroll;
 	sx.th = th;
@@ -1127,7 +1118,7 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 		if (reg->has_init)
 			v = reg->init.kind == IR_VAL_LOC ? enc_loc_address(reg->init.loc)
 							 : reg->init.num;
-		st.regs[r].v = mk_int(&sx, v);
+		st.regs[r].v = z3u_int(sx.z, v);
 	}
 	exec_block(&sx, &st, &th->body);
 	*cap = sx.cap;
@@ -1140,6 +1131,6 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 	 * (which enc->drop then rules out for the verdict). */
 	Z3_ast done = or_lit(&sx, st.guard, sx.stopped);
 	if (!rel_is_true(&enc->rc, done))
-		fact(&sx, done);
+		enc_fact(enc, done);
 	return 1;
 }
