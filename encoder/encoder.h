@@ -106,6 +106,9 @@ struct encoding {
 	struct rel_ctx rc;          /* relation algebra over these events */
 	Z3_ast_vector facts;        /* the program's constraints (always hold) */
 	int coherent;               /* encoder_options.coherent was set */
+	int bits_linear;            /* enc_bits_linear(prog): every bitwise
+				     * operator is made linear arithmetic,
+				     * no bit-vector term */
 	/* Static relations (guards included) and the execution's choices. */
 	rel_t po, int_, ext, loc, rmw, addr, data, ctrl;
 	rel_t rf, co, fr;
@@ -132,6 +135,17 @@ struct encoding {
 /* The value of a read whose value would come out of thin air (herd7 leaves
  * it a symbol; the output prints it as such). */
 #define ENC_SYMBOLIC 0x3fffffffL
+
+/* How the solver's arithmetic is set up for one attempt at a test. */
+enum enc_arith {
+	ENC_ARITH_DIFF,    /* difference logic, no relevancy filter: the fast set-up */
+	ENC_ARITH_GENERAL, /* Z3's general linear arithmetic: always applicable */
+};
+
+/* The set-up to try first for prog (arith_mode.c): general arithmetic
+ * straight away when the program visibly computes beyond difference logic,
+ * which spares a failed first attempt. */
+enum enc_arith enc_arith_mode(const struct ir_program *prog);
 
 /* Encode prog.  Returns NULL and fills d on unsupported input. */
 struct encoding *encode_program(Z3_context z, const struct ir_program *prog,

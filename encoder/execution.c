@@ -598,6 +598,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	enc->rc.deadline = opt->deadline;
 	enc->rc.stop = opt->stop;
 	enc->coherent = opt->coherent;
+	enc->bits_linear = enc_bits_linear(prog);
 	enc->final_reg = arena_alloc(enc->arena, sizeof(Z3_ast *) * (size_t)(prog->nthreads ? prog->nthreads : 1));
 
 	add_initial_writes(enc);

@@ -12,4 +12,9 @@
 int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 		 int *cap, struct diag *d);
 
+/* Can every bitwise operator of prog be linear arithmetic: a & (2^k-1)
+ * and a >> k with constants (arith_mode.c)?  Then symex makes no
+ * bit-vector term. */
+int enc_bits_linear(const struct ir_program *prog);
+
 #endif

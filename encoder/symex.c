@@ -121,9 +121,6 @@ struct symex {
 	const unsigned char *plain_written; /* per location: a plain store may
 				   * write it (spin_plain_written) */
 	int failed;               /* an error was reported */
-	int bits_linear;          /* every bitwise operator of the program
-				   * can be linear arithmetic (bits_linear):
-				   * no bit-vector term is made */
 };
 
 static const struct deps deps_none; /* no read */
@@ -365,7 +362,7 @@ static int power_of_two(Z3_context z, Z3_ast v)
  * a bv2int term costs Z3 more than staying in bit-vectors (csd-lock's
  * VAL & 1 on a flags word set with |: 13 s became minutes), so this is
  * used only when every bitwise operator of the program can be
- * (bits_linear).  NULL when the operand is not such a constant. */
+ * (enc->bits_linear).  NULL when the operand is not such a constant. */
 static Z3_ast arith_bitop(Z3_context z, enum ir_binop op, Z3_ast a, Z3_ast b)
 {
 	int64_t c;
@@ -384,79 +381,6 @@ static Z3_ast arith_bitop(Z3_context z, enum ir_binop op, Z3_ast a, Z3_ast b)
 	    c > 0 && c < 63)
 		return Z3_mk_div(z, a, Z3_mk_int64(z, (int64_t)1 << c, Z3_get_sort(z, b)));
 	return NULL;
-}
-
-/* The value of a constant expression (numbers, and + - * of them). */
-static int const_expr(const struct ir_expr *e, long *v)
-{
-	long x, y;
-	if (!e)
-		return 0;
-	if (e->kind == IR_E_CONST) {
-		*v = e->num;
-		return 1;
-	}
-	if (e->kind != IR_E_BINARY || !const_expr(e->a, &x) || !const_expr(e->b, &y))
-		return 0;
-	switch ((enum ir_binop)e->op) {
-	case IR_ADD: return !__builtin_add_overflow(x, y, v);
-	case IR_SUB: return !__builtin_sub_overflow(x, y, v);
-	case IR_MUL: return !__builtin_mul_overflow(x, y, v);
-	default: return 0;
-	}
-}
-
-/* Is op over a and b linear arithmetic in arith_bitop (or no bitwise
- * operator at all)? */
-static int bitop_linear(int op, const struct ir_expr *a, const struct ir_expr *b)
-{
-	long c;
-	switch ((enum ir_binop)op) {
-	case IR_BAND:
-		return (const_expr(b, &c) || const_expr(a, &c)) && c >= 1 &&
-		       c < LONG_MAX && (c & (c + 1)) == 0 && c + 1 < ((long)1 << 62);
-	case IR_SHR:
-		return const_expr(b, &c) && c > 0 && c < 63;
-	case IR_BOR: case IR_BXOR: case IR_SHL:
-		return 0;
-	default:
-		return 1;
-	}
-}
-
-static int expr_bits_linear(const struct ir_expr *e)
-{
-	if (!e)
-		return 1;
-	if (e->kind == IR_E_BINARY && !bitop_linear(e->op, e->a, e->b))
-		return 0;
-	return expr_bits_linear(e->a) && expr_bits_linear(e->b) && expr_bits_linear(e->c);
-}
-
-static int block_bits_linear(const struct ir_block *b)
-{
-	for (int i = 0; i < b->count; i++) {
-		const struct ir_instr *in = &b->items[i];
-		if (!expr_bits_linear(in->a) || !expr_bits_linear(in->b) ||
-		    !expr_bits_linear(in->c))
-			return 0;
-		/* an RMW's arithmetic: old arith b */
-		if (in->op == IR_RMW && in->rmw != IR_RMW_XCHG && in->rmw != IR_RMW_CMPXCHG &&
-		    in->rmw != IR_RMW_ADD_UNLESS && !bitop_linear(in->arith, NULL, in->b))
-			return 0;
-		if (!block_bits_linear(&in->then_b) || !block_bits_linear(&in->else_b))
-			return 0;
-	}
-	return 1;
-}
-
-/* Can every bitwise operator of prog be linear arithmetic? */
-static int bits_linear(const struct ir_program *prog)
-{
-	for (int t = 0; t < prog->nthreads; t++)
-		if (!block_bits_linear(&prog->threads[t].body))
-			return 0;
-	return 1;
 }
 
 /* C's a / b (mod 0) or a % b (mod 1): the quotient truncated toward zero
@@ -492,7 +416,7 @@ static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 	      : op == IR_SUB ? __builtin_sub_overflow(x, y, &xy)
 	      : __builtin_mul_overflow(x, y, &xy)))
 		return Z3_mk_int64(z, xy, Z3_get_sort(z, a.v)); /* SIZE - 1 */
-	Z3_ast linear = sx->bits_linear ? arith_bitop(z, op, a.v, b.v) : NULL;
+	Z3_ast linear = sx->enc->bits_linear ? arith_bitop(z, op, a.v, b.v) : NULL;
 	if (linear)
 		return linear;
 	switch (op) {
@@ -1108,7 +1032,6 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
 	sx.t = Z3_mk_true(enc->z);
 	sx.stopped = sx.f;
 	sx.plain_written = spin_plain_written(enc->arena, enc->prog);
-	sx.bits_linear = bits_linear(enc->prog);
 	struct state st;
 	st.guard = sx.t;
 	st.regs = arena_alloc(enc->arena, sizeof(struct regval) * (size_t)(th->nregs ? th->nregs : 1));
