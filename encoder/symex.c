@@ -278,9 +278,143 @@ static void do_lock(struct symex *sx, Z3_ast g, const struct ir_instr *in,
 	pair(sx, r, w);
 }
 
-static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr *in)
+/* spin_lock, spin_unlock, spin_trylock, spin_is_locked: lock.cat's
+ * events, one per outcome where there are two, each guarded by it. */
+static void exec_lock(struct symex *sx, struct state *st, const struct ir_instr *in)
 {
 	Z3_context z = sx->z;
+	Z3_ast g = st->guard;
+	struct regval a = sx_eval(sx, st, in->a);
+	switch (in->op) {
+	case IR_LOCK:
+		do_lock(sx, g, in, a);
+		return;
+	case IR_UNLOCK: {
+		struct regval zero = {.v = z3u_int(sx->z, 0)};
+		write_event(sx, g, EVC_BIT(EVC_UL), in, a, zero);
+		return;
+	}
+	case IR_TRYLOCK: {
+		Z3_ast succ = fresh_bool(sx, "trylock");
+		do_lock(sx, rel_and2(sx->rc, g, succ), in, a);
+		int lf = read_event(sx, rel_and2(sx->rc, g, Z3_mk_not(z, succ)),
+				    EVC_BIT(EVC_LF), in, a);
+		int lkr = lf - 2;
+		set_reg(sx, st, in->dst, b2i(sx, succ),
+			sx_deps_union(sx, sx_deps_one(sx, lkr), sx_deps_one(sx, lf)), deps_none);
+		return;
+	}
+	default: { /* IR_ISLOCKED */
+		Z3_ast held = fresh_bool(sx, "islocked");
+		int rl = read_event(sx, rel_and2(sx->rc, g, held), EVC_BIT(EVC_RL), in, a);
+		int ru = read_event(sx, rel_and2(sx->rc, g, Z3_mk_not(z, held)),
+				    EVC_BIT(EVC_RU), in, a);
+		set_reg(sx, st, in->dst, b2i(sx, held),
+			sx_deps_union(sx, sx_deps_one(sx, rl), sx_deps_one(sx, ru)), deps_none);
+		return;
+	}
+	}
+}
+
+/* srcu_read_lock, srcu_read_unlock, synchronize_srcu: one event each. */
+static void exec_srcu(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
+	Z3_ast g = st->guard;
+	struct regval a = sx_eval(sx, st, in->a);
+	switch (in->op) {
+	case IR_SRCU_LOCK: {
+		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SRCU_LOCK), in);
+		set_addr(sx, e, a, in->a);
+		/* herd7 returns a constant unique to the call site. */
+		Z3_ast v = z3u_int(sx->z, e);
+		sx->enc->ev[e].val = v;
+		set_reg(sx, st, in->dst, v, deps_none, deps_none);
+		return;
+	}
+	case IR_SRCU_UNLOCK: {
+		struct regval v = sx_eval(sx, st, in->b);
+		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SRCU_UNLOCK), in);
+		set_addr(sx, e, a, in->a);
+		sx->enc->ev[e].val = v.v;
+		return;
+	}
+	default: { /* IR_SRCU_SYNC */
+		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SYNC_SRCU), in);
+		set_addr(sx, e, a, in->a);
+		return;
+	}
+	}
+}
+
+/* An if: both branches run from copies of st, then merged into st. */
+static void exec_if(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
+	Z3_context z = sx->z;
+	Z3_ast g = st->guard;
+	struct regval c = sx_eval(sx, st, in->a);
+	Z3_ast cond = Z3_simplify(z, nonzero(sx, c.v));
+	struct deps saved = sx->ctrl;
+	sx->ctrl = sx_deps_union(sx, saved, sx_deps_union(sx, c.d, c.t));
+	int before = sx->loop ? sx->loop->nexits + sx->loop->nconts : 0;
+	struct state s[2];
+	s[0] = sx_copy_state(sx, st);
+	s[0].guard = sx_path_guard(sx, rel_and2(sx->rc, g, cond));
+	s[1] = sx_copy_state(sx, st);
+	s[1].guard = sx_path_guard(sx, rel_and2(sx->rc, g, Z3_simplify(z, Z3_mk_not(z, cond))));
+	Z3_ast then_g = s[0].guard, else_g = s[1].guard;
+	if (!is_false(sx, s[0].guard))
+		sx_exec_block(sx, &s[0], &in->then_b);
+	if (!is_false(sx, s[1].guard))
+		sx_exec_block(sx, &s[1], &in->else_b);
+	int jumped = sx->loop &&
+		     sx->loop->nexits + sx->loop->nconts != before;
+	/* In herd7's unrolled loops the rest of the body sits inside
+	 * the branch, so a break keeps the condition's ctrl. */
+	if (!jumped)
+		sx->ctrl = saved;
+	Z3_ast gt = s[0].guard, ge = s[1].guard;
+	int kept = (gt == then_g || Z3_is_eq_ast(z, gt, then_g)) &&
+		   (ge == else_g || Z3_is_eq_ast(z, ge, else_g));
+	*st = sx_merge(sx, s, 2);
+	/* Both paths reach the join: the path condition is the one
+	 * before the if, not a disjunction Z3 would have to see through. */
+	if (kept)
+		st->guard = g;
+}
+
+/* An assertion: recorded with the condition under which it fails. */
+static void exec_assert(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
+	struct encoding *enc = sx->enc;
+	struct regval c = sx_eval(sx, st, in->a);
+	enc->asserts = arena_grow(enc->arena, enc->asserts, sizeof *enc->asserts,
+				  (size_t)enc->nasserts, (size_t)enc->nasserts + 1);
+	enc->asserts[enc->nasserts++] = (struct enc_assert){
+		.instr = in, .thread = sx->th->id,
+		.fails = rel_and2(sx->rc, st->guard, Z3_mk_eq(sx->z, c.v, z3u_int(sx->z, 0)))};
+	if (!enc->asserts[enc->nasserts - 1].fails)
+		enc->asserts[enc->nasserts - 1].fails = sx->f;
+}
+
+/* break or continue: the path leaves for the loop's exits or its next
+ * iteration, and stops here. */
+static void exec_jump(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
+	if (!sx->loop) {
+		unsupported(sx, in->pos, "break or continue outside a loop");
+		return;
+	}
+	if (in->op == IR_BREAK)
+		sx_push_state(sx, &sx->loop->exits, &sx->loop->nexits,
+			   &sx->loop->cap, sx_copy_state(sx, st));
+	else
+		sx_push_state(sx, &sx->loop->conts, &sx->loop->nconts,
+			   &sx->loop->ccap, sx_copy_state(sx, st));
+	st->guard = sx->f;
+}
+
+static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
 	Z3_ast g = st->guard;
 	switch (in->op) {
 	case IR_ASSIGN: {
@@ -307,119 +441,28 @@ static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr
 		fence_event(sx, g, fence_class[in->fence], in);
 		return;
 	case IR_LOCK:
-		do_lock(sx, g, in, sx_eval(sx, st, in->a));
+	case IR_UNLOCK:
+	case IR_TRYLOCK:
+	case IR_ISLOCKED:
+		exec_lock(sx, st, in);
 		return;
-	case IR_UNLOCK: {
-		struct regval a = sx_eval(sx, st, in->a);
-		struct regval zero = {.v = z3u_int(sx->z, 0)};
-		write_event(sx, g, EVC_BIT(EVC_UL), in, a, zero);
+	case IR_SRCU_LOCK:
+	case IR_SRCU_UNLOCK:
+	case IR_SRCU_SYNC:
+		exec_srcu(sx, st, in);
 		return;
-	}
-	case IR_TRYLOCK: {
-		struct regval a = sx_eval(sx, st, in->a);
-		Z3_ast succ = fresh_bool(sx, "trylock");
-		do_lock(sx, rel_and2(sx->rc, g, succ), in, a);
-		int lf = read_event(sx, rel_and2(sx->rc, g, Z3_mk_not(z, succ)),
-				    EVC_BIT(EVC_LF), in, a);
-		int lkr = lf - 2;
-		set_reg(sx, st, in->dst, b2i(sx, succ),
-			sx_deps_union(sx, sx_deps_one(sx, lkr), sx_deps_one(sx, lf)), deps_none);
+	case IR_IF:
+		exec_if(sx, st, in);
 		return;
-	}
-	case IR_ISLOCKED: {
-		struct regval a = sx_eval(sx, st, in->a);
-		Z3_ast held = fresh_bool(sx, "islocked");
-		int rl = read_event(sx, rel_and2(sx->rc, g, held), EVC_BIT(EVC_RL), in, a);
-		int ru = read_event(sx, rel_and2(sx->rc, g, Z3_mk_not(z, held)),
-				    EVC_BIT(EVC_RU), in, a);
-		set_reg(sx, st, in->dst, b2i(sx, held),
-			sx_deps_union(sx, sx_deps_one(sx, rl), sx_deps_one(sx, ru)), deps_none);
-		return;
-	}
-	case IR_SRCU_LOCK: {
-		struct regval a = sx_eval(sx, st, in->a);
-		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SRCU_LOCK), in);
-		set_addr(sx, e, a, in->a);
-		/* herd7 returns a constant unique to the call site. */
-		Z3_ast v = z3u_int(sx->z, e);
-		sx->enc->ev[e].val = v;
-		set_reg(sx, st, in->dst, v, deps_none, deps_none);
-		return;
-	}
-	case IR_SRCU_UNLOCK: {
-		struct regval a = sx_eval(sx, st, in->a);
-		struct regval v = sx_eval(sx, st, in->b);
-		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SRCU_UNLOCK), in);
-		set_addr(sx, e, a, in->a);
-		sx->enc->ev[e].val = v.v;
-		return;
-	}
-	case IR_SRCU_SYNC: {
-		struct regval a = sx_eval(sx, st, in->a);
-		int e = new_event(sx, g, EVC_BIT(EVC_SRCU) | EVC_BIT(EVC_SYNC_SRCU), in);
-		set_addr(sx, e, a, in->a);
-		return;
-	}
-	case IR_IF: {
-		struct regval c = sx_eval(sx, st, in->a);
-		Z3_ast cond = Z3_simplify(z, nonzero(sx, c.v));
-		struct deps saved = sx->ctrl;
-		sx->ctrl = sx_deps_union(sx, saved, sx_deps_union(sx, c.d, c.t));
-		int before = sx->loop ? sx->loop->nexits + sx->loop->nconts : 0;
-		struct state s[2];
-		s[0] = sx_copy_state(sx, st);
-		s[0].guard = sx_path_guard(sx, rel_and2(sx->rc, g, cond));
-		s[1] = sx_copy_state(sx, st);
-		s[1].guard = sx_path_guard(sx, rel_and2(sx->rc, g, Z3_simplify(z, Z3_mk_not(z, cond))));
-		Z3_ast then_g = s[0].guard, else_g = s[1].guard;
-		if (!is_false(sx, s[0].guard))
-			sx_exec_block(sx, &s[0], &in->then_b);
-		if (!is_false(sx, s[1].guard))
-			sx_exec_block(sx, &s[1], &in->else_b);
-		int jumped = sx->loop &&
-			     sx->loop->nexits + sx->loop->nconts != before;
-		/* In herd7's unrolled loops the rest of the body sits inside
-		 * the branch, so a break keeps the condition's ctrl. */
-		if (!jumped)
-			sx->ctrl = saved;
-		Z3_ast gt = s[0].guard, ge = s[1].guard;
-		int kept = (gt == then_g || Z3_is_eq_ast(z, gt, then_g)) &&
-			   (ge == else_g || Z3_is_eq_ast(z, ge, else_g));
-		*st = sx_merge(sx, s, 2);
-		/* Both paths reach the join: the path condition is the one
-		 * before the if, not a disjunction Z3 would have to see through. */
-		if (kept)
-			st->guard = g;
-		return;
-	}
 	case IR_LOOP:
 		sx_exec_loop(sx, st, in);
 		return;
-	case IR_ASSERT: {
-		struct encoding *enc = sx->enc;
-		struct regval c = sx_eval(sx, st, in->a);
-		enc->asserts = arena_grow(enc->arena, enc->asserts, sizeof *enc->asserts,
-					  (size_t)enc->nasserts, (size_t)enc->nasserts + 1);
-		enc->asserts[enc->nasserts++] = (struct enc_assert){
-			.instr = in, .thread = sx->th->id,
-			.fails = rel_and2(sx->rc, g, Z3_mk_eq(z, c.v, z3u_int(sx->z, 0)))};
-		if (!enc->asserts[enc->nasserts - 1].fails)
-			enc->asserts[enc->nasserts - 1].fails = sx->f;
+	case IR_ASSERT:
+		exec_assert(sx, st, in);
 		return;
-	}
 	case IR_BREAK:
 	case IR_CONTINUE:
-		if (!sx->loop) {
-			unsupported(sx, in->pos, "break or continue outside a loop");
-			return;
-		}
-		if (in->op == IR_BREAK)
-			sx_push_state(sx, &sx->loop->exits, &sx->loop->nexits,
-				   &sx->loop->cap, sx_copy_state(sx, st));
-		else
-			sx_push_state(sx, &sx->loop->conts, &sx->loop->nconts,
-				   &sx->loop->ccap, sx_copy_state(sx, st));
-		st->guard = sx->f;
+		exec_jump(sx, st, in);
 		return;
 	}
 }
