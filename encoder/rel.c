@@ -181,20 +181,24 @@ set_t set_all(struct rel_ctx *rc)
 	return s;
 }
 
+/* r[i] = a[i] && b[i] (and) or a[i] || b[i] for n entries: union and
+ * intersection of sets and of relations. */
+static Z3_ast *pointwise(struct rel_ctx *rc, Z3_ast *r, const Z3_ast *a,
+			 const Z3_ast *b, size_t n, int and)
+{
+	for (size_t i = 0; i < n; i++)
+		r[i] = and ? rel_and2(rc, a[i], b[i]) : rel_or2(rc, a[i], b[i]);
+	return r;
+}
+
 set_t set_union(struct rel_ctx *rc, set_t a, set_t b)
 {
-	set_t s = set_new(rc);
-	for (int e = 0; e < rc->n; e++)
-		s[e] = rel_or2(rc, a[e], b[e]);
-	return s;
+	return pointwise(rc, set_new(rc), a, b, (size_t)rc->n, 0);
 }
 
 set_t set_inter(struct rel_ctx *rc, set_t a, set_t b)
 {
-	set_t s = set_new(rc);
-	for (int e = 0; e < rc->n; e++)
-		s[e] = rel_and2(rc, a[e], b[e]);
-	return s;
+	return pointwise(rc, set_new(rc), a, b, (size_t)rc->n, 1);
 }
 
 /* Does b hold whenever a does, as the terms show: b is a, or a disjunction
@@ -233,30 +237,28 @@ set_t set_diff(struct rel_ctx *rc, set_t a, set_t b)
 	return s;
 }
 
-set_t set_domain(struct rel_ctx *rc, rel_t r)
+/* The events with an r-edge out (domain) or in (range). */
+static set_t set_ends(struct rel_ctx *rc, rel_t r, int domain)
 {
 	set_t s = set_new(rc);
 	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)rc->n);
 	for (int a = 0; a < rc->n; a++) {
 		for (int b = 0; b < rc->n; b++)
-			buf[b] = AT(r, a, b);
+			buf[b] = domain ? AT(r, a, b) : AT(r, b, a);
 		s[a] = or_n(rc, buf, rc->n);
 	}
 	free(buf);
 	return s;
 }
 
+set_t set_domain(struct rel_ctx *rc, rel_t r)
+{
+	return set_ends(rc, r, 1);
+}
+
 set_t set_range(struct rel_ctx *rc, rel_t r)
 {
-	set_t s = set_new(rc);
-	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)rc->n);
-	for (int b = 0; b < rc->n; b++) {
-		for (int a = 0; a < rc->n; a++)
-			buf[a] = AT(r, a, b);
-		s[b] = or_n(rc, buf, rc->n);
-	}
-	free(buf);
-	return s;
+	return set_ends(rc, r, 0);
 }
 
 /* ---- relations ---- */
@@ -286,11 +288,7 @@ rel_t rel_cross(struct rel_ctx *rc, set_t a, set_t b)
 
 rel_t rel_union(struct rel_ctx *rc, rel_t a, rel_t b)
 {
-	rel_t r = rel_new(rc);
-	size_t nn = (size_t)rc->n * (size_t)rc->n;
-	for (size_t i = 0; i < nn; i++)
-		r[i] = rel_or2(rc, a[i], b[i]);
-	return r;
+	return pointwise(rc, rel_new(rc), a, b, (size_t)rc->n * (size_t)rc->n, 0);
 }
 
 rel_t rel_union3(struct rel_ctx *rc, rel_t a, rel_t b, rel_t c)
@@ -300,11 +298,7 @@ rel_t rel_union3(struct rel_ctx *rc, rel_t a, rel_t b, rel_t c)
 
 rel_t rel_inter(struct rel_ctx *rc, rel_t a, rel_t b)
 {
-	rel_t r = rel_new(rc);
-	size_t nn = (size_t)rc->n * (size_t)rc->n;
-	for (size_t i = 0; i < nn; i++)
-		r[i] = rel_and2(rc, a[i], b[i]);
-	return r;
+	return pointwise(rc, rel_new(rc), a, b, (size_t)rc->n * (size_t)rc->n, 1);
 }
 
 rel_t rel_diff(struct rel_ctx *rc, rel_t a, rel_t b)

@@ -413,66 +413,45 @@ static void exec_jump(struct symex *sx, struct state *st, const struct ir_instr 
 	st->guard = sx->f;
 }
 
-static void exec_instr(struct symex *sx, struct state *st, const struct ir_instr *in)
+/* An assignment, a load or a store. */
+static void exec_access(struct symex *sx, struct state *st, const struct ir_instr *in)
 {
-	Z3_ast g = st->guard;
-	switch (in->op) {
-	case IR_ASSIGN: {
-		struct regval v = sx_eval(sx, st, in->a);
-		set_reg(sx, st, in->dst, v.v, v.d, v.t);
-		return;
-	}
-	case IR_LOAD: {
-		struct regval a = sx_eval(sx, st, in->a);
-		int e = read_event(sx, g, order_class(in->order, 1), in, a);
+	struct regval a = sx_eval(sx, st, in->a);
+	if (in->op == IR_ASSIGN) {
+		set_reg(sx, st, in->dst, a.v, a.d, a.t);
+	} else if (in->op == IR_LOAD) {
+		int e = read_event(sx, st->guard, order_class(in->order, 1), in, a);
 		set_reg(sx, st, in->dst, sx->enc->ev[e].val, sx_deps_one(sx, e), deps_none);
-		return;
-	}
-	case IR_STORE: {
-		struct regval a = sx_eval(sx, st, in->a);
+	} else {
 		struct regval v = sx_eval(sx, st, in->b);
-		write_event(sx, g, order_class(in->order, 0), in, a, v);
-		return;
-	}
-	case IR_RMW:
-		do_rmw(sx, st, in);
-		return;
-	case IR_FENCE:
-		fence_event(sx, g, fence_class[in->fence], in);
-		return;
-	case IR_LOCK:
-	case IR_UNLOCK:
-	case IR_TRYLOCK:
-	case IR_ISLOCKED:
-		exec_lock(sx, st, in);
-		return;
-	case IR_SRCU_LOCK:
-	case IR_SRCU_UNLOCK:
-	case IR_SRCU_SYNC:
-		exec_srcu(sx, st, in);
-		return;
-	case IR_IF:
-		exec_if(sx, st, in);
-		return;
-	case IR_LOOP:
-		sx_exec_loop(sx, st, in);
-		return;
-	case IR_ASSERT:
-		exec_assert(sx, st, in);
-		return;
-	case IR_BREAK:
-	case IR_CONTINUE:
-		exec_jump(sx, st, in);
-		return;
+		write_event(sx, st->guard, order_class(in->order, 0), in, a, v);
 	}
 }
+
+static void exec_fence(struct symex *sx, struct state *st, const struct ir_instr *in)
+{
+	fence_event(sx, st->guard, fence_class[in->fence], in);
+}
+
+/* What runs each kind of instruction. */
+static void (*const exec_op[])(struct symex *sx, struct state *st,
+			       const struct ir_instr *in) = {
+	[IR_ASSIGN] = exec_access, [IR_LOAD] = exec_access,
+	[IR_STORE] = exec_access, [IR_RMW] = do_rmw, [IR_FENCE] = exec_fence,
+	[IR_LOCK] = exec_lock, [IR_UNLOCK] = exec_lock,
+	[IR_TRYLOCK] = exec_lock, [IR_ISLOCKED] = exec_lock,
+	[IR_SRCU_LOCK] = exec_srcu, [IR_SRCU_UNLOCK] = exec_srcu,
+	[IR_SRCU_SYNC] = exec_srcu, [IR_IF] = exec_if, [IR_LOOP] = sx_exec_loop,
+	[IR_BREAK] = exec_jump, [IR_CONTINUE] = exec_jump,
+	[IR_ASSERT] = exec_assert,
+};
 
 void sx_exec_block(struct symex *sx, struct state *st, const struct ir_block *b)
 {
 	for (int i = 0; i < b->count && !sx->failed; i++) {
 		if (is_false(sx, st->guard))
 			return;
-		exec_instr(sx, st, &b->items[i]);
+		exec_op[b->items[i].op](sx, st, &b->items[i]);
 	}
 }
 
