@@ -1,8 +1,8 @@
 /*
  * address.c - the address constants of shared locations (see encoder.h).
  *
- * Its own file so that symex.c and execution.c, which both need addresses,
- * do not depend on each other for them.  It knows nothing of events.
+ * Its own file so that the symbolic execution (symex*.c) and execution.c,
+ * which both need addresses, do not depend on each other for them.  It knows nothing of events.
  */
 #include "encoder/encoder.h"
 

@@ -2,15 +2,16 @@
  * encoder.h - from an ir_program to a symbolic candidate-execution space.
  *
  * The encoder runs each thread symbolically (loops unrolled to a bound) and
- * produces events as herd7 does for each primitive (linux-kernel.def;
- * ../shared/LKMM-NOTES.md): each event has a guard (its path condition), an
- * address and a value, all Z3 terms.  It computes the static relations in
- * C (po, int/ext, rmw, addr, data, ctrl) and encodes the dynamic choices of
- * an execution: rf (one variable per write/read pair that may alias), co
- * (integer timestamps per write, initial write first), and the derived fr,
- * plus the lock rules of lock.cat that shape co and rf for spinlocks.  It
- * does not know the memory model's axioms: models/ builds those from the
- * relations here.
+ * produces events as herd7 does for each primitive (the kernel's
+ * tools/memory-model/linux-kernel.def; ../shared/LKMM-NOTES.md beside this
+ * tree): each event has a guard (its path condition), an address and a
+ * value, all Z3 terms.  It computes the static relations in C (po, int/ext,
+ * rmw, addr, data, ctrl) and encodes the dynamic choices of an execution:
+ * rf (one variable per write/read pair that may alias), co (integer
+ * timestamps per write, initial write first), and the derived fr, plus the
+ * lock rules of lock.cat that shape co and rf for spinlocks.  It does not
+ * know the memory model's axioms: models/ builds those from the relations
+ * here.
  */
 #ifndef LKMMC_ENCODER_H
 #define LKMMC_ENCODER_H
@@ -67,7 +68,7 @@ struct enc_bound {
 	int first_ev, end_ev;  /* events [first_ev, end_ev) of the last
 				* iteration */
 	int spin;              /* 1: not a bound but a path going on after
-				* an iteration without effect (symex.c),
+				* an iteration without effect (symex_path.c),
 				* never cut off, dropped from the verdict */
 };
 

@@ -1,20 +1,20 @@
 /*
  * spin.c - which registers one iteration of a loop hands on (spin.h).
  *
- * symex.c leaves out a loop iteration that has no effect (see its header
- * comment and README "Spin loops"); "no effect" includes the registers:
- * whatever the iteration wrote must be dead when the loop tests again and
- * when it is left.  This file finds, from the IR alone, the registers that
- * are not: those read in the body before the body itself has written them
- * on every path (the next iteration would see the value), and those that
- * some path from the start of the body to a break leaves unwritten (code
- * after the loop, or the final state, would see it).  A register outside
- * that set is overwritten before anything can read the value one iteration
- * gave it, so only the registers in the set are compared.  The analysis is
- * conservative (a register may be reported live when it is not), never the
- * other way round.  It also finds the locations a plain store may write
- * (a race with one could be flagged on a read only a left-out iteration
- * has).  It creates no events and knows nothing of Z3.
+ * symex_path.c leaves out a loop iteration that has no effect (see its
+ * header comment and README "Spin loops"); "no effect" includes the
+ * registers: whatever the iteration wrote must be dead when the loop tests
+ * again and when it is left.  This file finds, from the IR alone, the
+ * registers that are not: those read in the body before the body itself has
+ * written them on every path (the next iteration would see the value), and
+ * those that some path from the start of the body to a break leaves
+ * unwritten (code after the loop, or the final state, would see it).  A
+ * register outside that set is overwritten before anything can read the
+ * value one iteration gave it, so only the registers in the set are
+ * compared.  The analysis is conservative (a register may be reported live
+ * when it is not), never the other way round.  It also finds the locations
+ * a plain store may write (a race with one could be flagged on a read only
+ * a left-out iteration has).  It creates no events and knows nothing of Z3.
  */
 #include "encoder/spin.h"
 

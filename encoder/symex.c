@@ -406,10 +406,10 @@ static void exec_jump(struct symex *sx, struct state *st, const struct ir_instr 
 	}
 	if (in->op == IR_BREAK)
 		sx_push_state(sx, &sx->loop->exits, &sx->loop->nexits,
-			   &sx->loop->cap, sx_copy_state(sx, st));
+			      &sx->loop->cap, sx_copy_state(sx, st));
 	else
 		sx_push_state(sx, &sx->loop->conts, &sx->loop->nconts,
-			   &sx->loop->ccap, sx_copy_state(sx, st));
+			      &sx->loop->ccap, sx_copy_state(sx, st));
 	st->guard = sx->f;
 }
 

@@ -66,7 +66,7 @@ static int deps_same(struct deps a, struct deps b)
 
 /* a on the paths where g holds, b on the others (a merge after an if). */
 struct deps sx_deps_merge(struct symex *sx, struct deps a, struct deps b,
-			      Z3_ast g)
+			  Z3_ast g)
 {
 	if (deps_same(a, b))
 		return a;

@@ -22,7 +22,7 @@ static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 		    struct regval b);
 
 struct regval sx_eval(struct symex *sx, struct state *st,
-			  const struct ir_expr *e)
+		      const struct ir_expr *e)
 {
 	struct regval r = {0};
 	Z3_context z = sx->z;

@@ -114,7 +114,7 @@ struct state sx_merge(struct symex *sx, struct state *s, int k)
 }
 
 void sx_push_state(struct symex *sx, struct state **arr, int *n, int *cap,
-		       struct state s)
+		   struct state s)
 {
 	if (*n == *cap) {
 		int nc = *cap ? 2 * *cap : 4;
