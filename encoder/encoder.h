@@ -79,12 +79,6 @@ struct enc_assert {
 	Z3_ast fails;          /* executed and its condition is false */
 };
 
-/* How the solver's arithmetic is set up for one attempt at a test. */
-enum arith_mode {
-	ARITH_DIFF,    /* difference logic, no relevancy filter: the fast set-up */
-	ARITH_GENERAL, /* Z3's general linear arithmetic: always applicable */
-};
-
 struct encoder_options {
 	int unroll;      /* loop iterations kept (herd7's default is 2) */
 	double deadline; /* --timeout: rc.deadline of the encoding (0: none) */

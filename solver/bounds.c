@@ -12,7 +12,7 @@
  *               execution with one is the same as a shorter one the bound
  *               covers.  Such a cut-off path means the verdict misses
  *               executions: warn (try --unroll N+1).
- *               Paths after an iteration without effect (symex.c, "spin
+ *               Paths after an iteration without effect (encoder/symex_path.c, "spin
  *               loops") are recorded too, never as cut off.
  *   spinning    a path whose last iteration stuttered (or had no effect)
  *               while every read in it
@@ -34,8 +34,9 @@
 #include <stdlib.h>
 
 #include "encoder/encoder.h"
+#include "encoder/z3util.h"
 #include "models/lkmm.h"
-#include "solver/check.h"
+#include "solver/options.h"
 #include "solver/deadline.h"
 #include "solver/execution.h"
 #include "solver/interleave.h"
@@ -66,16 +67,6 @@ int bounds_needed(const struct ir_program *prog)
 	return prog_has(prog, IR_LOOP) || prog_has(prog, IR_ASSERT);
 }
 
-static Z3_ast or2(Z3_context z, Z3_ast a, Z3_ast b)
-{
-	return Z3_mk_or(z, 2, (Z3_ast[]){a, b});
-}
-
-static Z3_ast and2(Z3_context z, Z3_ast a, Z3_ast b)
-{
-	return Z3_mk_and(z, 2, (Z3_ast[]){a, b});
-}
-
 /* The final value of the location event e accesses. */
 static Z3_ast final_at(const struct encoding *enc, int e)
 {
@@ -83,10 +74,9 @@ static Z3_ast final_at(const struct encoding *enc, int e)
 	const struct event *ev = &enc->ev[e];
 	if (ev->loc >= 0)
 		return enc->final_loc[ev->loc];
-	Z3_ast v = Z3_mk_int64(z, ENC_SYMBOLIC, Z3_mk_int_sort(z));
+	Z3_ast v = z3u_int(z, ENC_SYMBOLIC);
 	for (int x = 0; x < enc->prog->nlocs; x++)
-		v = Z3_mk_ite(z, Z3_mk_eq(z, ev->addr, Z3_mk_int64(z, enc_loc_address(x),
-								  Z3_mk_int_sort(z))),
+		v = Z3_mk_ite(z, Z3_mk_eq(z, ev->addr, z3u_int(z, enc_loc_address(x))),
 			      enc->final_loc[x], v);
 	return v;
 }
@@ -98,7 +88,7 @@ static Z3_ast reads_final(const struct encoding *enc, const struct enc_bound *b)
 	Z3_ast all = Z3_mk_true(z);
 	for (int e = b->first_ev; e < b->end_ev; e++)
 		if ((enc->ev[e].cls & EVC_BIT(EVC_R)) && enc->ev[e].val)
-			all = and2(z, all, Z3_mk_implies(z, enc->ev[e].guard,
+			all = z3u_and2(z, all, Z3_mk_implies(z, enc->ev[e].guard,
 				Z3_mk_eq(z, enc->ev[e].val, final_at(enc, e))));
 	return all;
 }
@@ -106,7 +96,7 @@ static Z3_ast reads_final(const struct encoding *enc, const struct enc_bound *b)
 /* A path cut off at the bound with no stuttering iteration. */
 static Z3_ast cut_off(const struct encoding *enc, const struct enc_bound *b)
 {
-	return and2(enc->z, b->reach, Z3_mk_not(enc->z, b->stutter_any));
+	return z3u_and2(enc->z, b->reach, Z3_mk_not(enc->z, b->stutter_any));
 }
 
 /* A path that can repeat its last iteration forever. */
@@ -149,7 +139,7 @@ static int add_site(const struct encoding *enc, struct site *s, int n,
 {
 	for (int i = 0; i < n; i++)
 		if (s[i].in == in && s[i].thread == thread) {
-			s[i].when = or2(enc->z, s[i].when, when);
+			s[i].when = z3u_or2(enc->z, s[i].when, when);
 			return n;
 		}
 	int k = 0;
@@ -163,7 +153,7 @@ static Z3_ast any_left(Z3_context z, const struct site *s, int n)
 	Z3_ast f = Z3_mk_false(z);
 	for (int i = 0; i < n; i++)
 		if (!s[i].found)
-			f = or2(z, f, s[i].when);
+			f = z3u_or2(z, f, s[i].when);
 	return f;
 }
 
@@ -352,12 +342,12 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 	 * a later write replaces, is only cut short. */
 	Z3_ast all_spin = Z3_mk_true(z);
 	for (int i = 0; i < enc->nbounds; i++)
-		all_spin = and2(z, all_spin, Z3_mk_implies(z, enc->bounds[i].reach,
+		all_spin = z3u_and2(z, all_spin, Z3_mk_implies(z, enc->bounds[i].reach,
 							   spins(enc, &enc->bounds[i])));
 	n = 0;
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
-			     and2(z, enc->bounds[i].reach, all_spin));
+			     z3u_and2(z, enc->bounds[i].reach, all_spin));
 	r = r < 0 ? r : find(opt, p, slv, s, n, F_SPIN, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
@@ -397,7 +387,7 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 	for (; n <= opt->unroll_auto; n++) {
 		*unroll = n;
 		struct problem p;
-		switch (problem_open(&p, z, prog, opt, n, deadline, ARITH_GENERAL, stop, d)) {
+		switch (problem_open(&p, z, prog, opt, n, deadline, ENC_ARITH_GENERAL, stop, d)) {
 		case PROBLEM_READY: break;
 		case PROBLEM_FAILED: return 0;
 		case PROBLEM_EXPIRED: return 1; /* gave up: the caller reports it */
@@ -405,7 +395,7 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		Z3_solver s = problem_solver(&p, PG_CONSISTENT, 1);
 		Z3_ast f = Z3_mk_false(z);
 		for (int i = 0; i < p.enc->nbounds; i++)
-			f = or2(z, f, cut_off(p.enc, &p.enc->bounds[i]));
+			f = z3u_or2(z, f, cut_off(p.enc, &p.enc->bounds[i]));
 		Z3_lbool r = problem_ask(&p, s, f);
 		Z3_solver_dec_ref(z, s);
 		problem_close(&p);

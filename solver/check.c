@@ -79,7 +79,7 @@ void checker_free(struct checker *c)
 }
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
-		  FILE *out, struct diag *d, double t0, enum arith_mode mode,
+		  FILE *out, struct diag *d, double t0, enum enc_arith mode,
 		  const atomic_int *stop, int *retry);
 
 /* One attempt in a fresh context (about 1 ms): terms of a non-reference-
@@ -87,7 +87,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
  * over a batch of thousands of tests.  The memory limit is watched while
  * it runs; an attempt stopped by it reports the limit's error. */
 static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
-		   struct diag *d, double t0, enum arith_mode mode, int *retry)
+		   struct diag *d, double t0, enum enc_arith mode, int *retry)
 {
 	Z3_config cfg = Z3_mk_config();
 	Z3_set_param_value(cfg, "model", "true");
@@ -113,7 +113,6 @@ static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 	return ok;
 }
 
-static enum arith_mode first_mode(const struct ir_program *prog);
 
 /* Z3's difference-logic solver prints "(smt.diff_logic: non-diff logic
  * expression ...)" on the process's standard error when it meets a term
@@ -162,8 +161,8 @@ int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 {
 	double t0 = clock_now();
 	int retry = 0;
-	if (first_mode(prog) == ARITH_GENERAL)
-		return attempt(c, prog, out, d, t0, ARITH_GENERAL, &retry);
+	if (enc_arith_mode(prog) == ENC_ARITH_GENERAL)
+		return attempt(c, prog, out, d, t0, ENC_ARITH_GENERAL, &retry);
 	/* The first attempt's output waits in a temporary file rather than in
 	 * memory: a 19-process chain lists 84 MB of states. */
 	char *buf = NULL, *ebuf = NULL;
@@ -178,13 +177,13 @@ int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 	FILE *err = c->err;
 	c->err = emem;
 	int quiet = quiet_begin();
-	int ok = attempt(c, prog, mem, d, t0, ARITH_DIFF, &retry);
+	int ok = attempt(c, prog, mem, d, t0, ENC_ARITH_DIFF, &retry);
 	quiet_end(quiet);
 	c->err = err;
 	fclose(emem);
 	if (retry) {
 		*d = (struct diag){0};
-		ok = attempt(c, prog, out, d, t0, ARITH_GENERAL, &retry);
+		ok = attempt(c, prog, out, d, t0, ENC_ARITH_GENERAL, &retry);
 	} else if (in_memory) {
 		fflush(mem);
 		fwrite(buf, 1, len, out);
@@ -351,7 +350,7 @@ static int check_bounds(struct checker *c, const struct problem *p, Z3_solver s,
 /* The encoding, the model and the unroll bound of one attempt. */
 static enum problem_status open_problem(struct checker *c, Z3_context z,
 					const struct ir_program *prog, double deadline,
-					enum arith_mode mode, const atomic_int *stop,
+					enum enc_arith mode, const atomic_int *stop,
 					struct problem *p, struct diag *d)
 {
 	int unroll = c->opt.unroll;
@@ -413,7 +412,7 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 }
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
-		  FILE *out, struct diag *d, double t0, enum arith_mode mode,
+		  FILE *out, struct diag *d, double t0, enum enc_arith mode,
 		  const atomic_int *stop, int *retry)
 {
 	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
@@ -429,7 +428,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	int found = check_bounds(c, &p, s, &report);
 	t[2] = clock_now();
 	int ok = 0, program_bad = 0;
-	if ((found & BOUNDS_UNKNOWN) && mode == ARITH_DIFF && !clock_past(deadline) &&
+	if ((found & BOUNDS_UNKNOWN) && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
 	    outside_fragment(z, s)) {
 		*retry = 1; /* difference logic gave up: general arithmetic */
 	} else {
@@ -437,7 +436,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 		problem_assert(&p, s, PG_CUT);
 		ok = answer(c, &p, s, found, t, out, d, &program_bad);
 		/* Past the deadline nothing is retried: the limit is the cause. */
-		if (!ok && mode == ARITH_DIFF && !clock_past(deadline) &&
+		if (!ok && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
 		    outside_fragment(z, s))
 			*retry = 1;
 	}
@@ -455,70 +454,4 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	return ok;
 }
 
-/* Does an expression compute beyond "term + constant" (r1 + r2, r & 8,
- * r * 2), or turn a truth value into a number (r = (a == b), c || d)?
- * Z3's difference-logic solver takes neither.  as_value: the expression
- * is used as a number, not as a branch or assertion condition. */
-static int expr_computes(const struct ir_expr *e, int as_value)
-{
-	if (!e)
-		return 0;
-	switch (e->kind) {
-	case IR_E_CONST:
-	case IR_E_LOC:
-	case IR_E_REG:
-		return 0;
-	case IR_E_UNARY:
-		if (e->op != IR_LNOT || as_value)
-			return 1;
-		return expr_computes(e->a, 0);
-	case IR_E_COND:
-		return expr_computes(e->a, 0) || expr_computes(e->b, as_value) ||
-		       expr_computes(e->c, as_value);
-	case IR_E_BINARY:
-		break;
-	}
-	switch ((enum ir_binop)e->op) {
-	case IR_ADD:
-	case IR_SUB:
-		if (e->a->kind != IR_E_CONST && e->b->kind != IR_E_CONST)
-			return 1;
-		return expr_computes(e->a, 1) || expr_computes(e->b, 1);
-	case IR_EQ: case IR_NE: case IR_LT: case IR_LE: case IR_GT: case IR_GE:
-		return as_value || expr_computes(e->a, 1) || expr_computes(e->b, 1);
-	case IR_LAND:
-	case IR_LOR:
-		return as_value || expr_computes(e->a, 0) || expr_computes(e->b, 0);
-	default:
-		return 1; /* *, /, %, bitwise operators, shifts */
-	}
-}
-
-static int block_computes(const struct ir_block *b)
-{
-	for (int i = 0; i < b->count; i++) {
-		const struct ir_instr *in = &b->items[i];
-		int cond = in->op == IR_IF || in->op == IR_ASSERT;
-		if (expr_computes(in->a, !cond) || expr_computes(in->b, 1) ||
-		    expr_computes(in->c, 1))
-			return 1;
-		/* old + a in an RMW: outside the fragment unless a is a constant */
-		if (in->op == IR_RMW && in->rmw != IR_RMW_XCHG && in->rmw != IR_RMW_CMPXCHG &&
-		    in->b && in->b->kind != IR_E_CONST)
-			return 1;
-		if (block_computes(&in->then_b) || block_computes(&in->else_b))
-			return 1;
-	}
-	return 0;
-}
-
-/* The set-up to try first: general arithmetic straight away when the
- * program visibly computes, which spares a failed first attempt. */
-static enum arith_mode first_mode(const struct ir_program *prog)
-{
-	for (int t = 0; t < prog->nthreads; t++)
-		if (block_computes(&prog->threads[t].body))
-			return ARITH_GENERAL;
-	return ARITH_DIFF;
-}
 

@@ -10,18 +10,18 @@
 #include "solver/problem.h"
 
 #include "common/clock.h"
-#include "solver/check.h"
+#include "solver/options.h"
 #include "solver/deadline.h"
 
 /* Z3's parameters for p's solvers. */
 static Z3_params make_params(Z3_context z, const struct check_options *opt,
-			     const struct encoding *enc, enum arith_mode arith)
+			     const struct encoding *enc, enum enc_arith arith)
 {
 	Z3_params p = Z3_mk_params(z);
 	Z3_params_inc_ref(z, p);
 	if (opt->timeout_ms)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), opt->timeout_ms);
-	if (arith == ARITH_DIFF) {
+	if (arith == ENC_ARITH_DIFF) {
 		/* Floyd-Warshall's dense difference logic is the fastest on
 		 * tests of litmus size, but keeps a matrix over all integer
 		 * variables: from a few hundred events the simplex-based
@@ -36,7 +36,7 @@ static Z3_params make_params(Z3_context z, const struct check_options *opt,
 enum problem_status problem_open(struct problem *p, Z3_context z,
 				 const struct ir_program *prog,
 				 const struct check_options *opt, int unroll,
-				 double deadline, enum arith_mode arith,
+				 double deadline, enum enc_arith arith,
 				 const atomic_int *stop, struct diag *d)
 {
 	*p = (struct problem){.z = z, .prog = prog, .unroll = unroll,

@@ -54,7 +54,7 @@ struct problem {
 	int unroll;                    /* the loop bound enc was built with */
 	double deadline;               /* no query past it (CLOCK_MONOTONIC
 					* seconds, 0: none) */
-	enum arith_mode arith;         /* how the solvers' arithmetic is set */
+	enum enc_arith arith;         /* how the solvers' arithmetic is set */
 	Z3_params params;              /* the solvers' parameters: Z3's time
 					* limit and the arithmetic's set-up */
 };
@@ -74,7 +74,7 @@ enum problem_status {
 enum problem_status problem_open(struct problem *p, Z3_context z,
 				 const struct ir_program *prog,
 				 const struct check_options *opt, int unroll,
-				 double deadline, enum arith_mode arith,
+				 double deadline, enum enc_arith arith,
 				 const atomic_int *stop, struct diag *d);
 void problem_close(struct problem *p);
 

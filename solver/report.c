@@ -10,7 +10,7 @@
 #include "solver/report.h"
 
 #include "solver/bounds.h"
-#include "solver/check.h"
+#include "solver/options.h"
 #include "solver/dot.h"
 #include "solver/execution.h"
 #include "solver/explain.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "solver/check.h"
+#include "solver/options.h"
 #include "solver/states.h"
 
 void encfix_open(struct encfix *f, struct irb b)
@@ -21,7 +21,7 @@ void encfix_open(struct encfix *f, struct irb b)
 	Z3_del_config(cfg);
 	struct diag d = {0};
 	struct check_options opt = {.unroll = 2};
-	assert_int_equal(problem_open(&f->pr, f->z, b.p, &opt, 2, 0, ARITH_GENERAL,
+	assert_int_equal(problem_open(&f->pr, f->z, b.p, &opt, 2, 0, ENC_ARITH_GENERAL,
 				      NULL, &d), PROBLEM_READY);
 	f->enc = f->pr.enc;
 	f->s = problem_solver(&f->pr, PG_CONSISTENT | PG_CUT, 0);

@@ -46,7 +46,7 @@ static int report(struct irb *b, int unroll)
 	struct diag d = {0};
 	struct check_options opt = {.unroll = unroll};
 	struct problem p;
-	assert_int_equal(problem_open(&p, z, b->p, &opt, unroll, 0, ARITH_GENERAL,
+	assert_int_equal(problem_open(&p, z, b->p, &opt, unroll, 0, ENC_ARITH_GENERAL,
 				      NULL, &d), PROBLEM_READY);
 	FILE *null = fopen("/dev/null", "w");
 	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 0);
