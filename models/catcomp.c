@@ -1285,15 +1285,7 @@ static struct val *builtin(struct comp *c, const struct cat_expr *at, enum built
 		rel_t r = as_rel(c, at, arg);
 		if (!r)
 			return NULL;
-		rel_t out = rel_new(rc);
-		for (int x = 0; x < enc->n; x++)
-			for (int y = 0; y < enc->n; y++) {
-				Z3_ast p = REL_AT(r, enc->n, x, y);
-				if (!p || !enc->ev[x].val || !enc->ev[y].val)
-					continue;
-				Z3_ast eq = Z3_mk_eq(enc->z, enc->ev[x].val, enc->ev[y].val);
-				REL_AT(out, enc->n, x, y) = rel_and2(rc, p, Z3_mk_not(enc->z, eq));
-			}
+		rel_t out = lkmm_different_values(enc, r);
 		return vrel(c, out, arg->over, arg->under);
 	}
 	case B_CROSS: {

@@ -103,6 +103,10 @@ int model_coherent(const struct cat_model *model);
 int model_build_exact(struct cat_model *model, struct encoding *enc,
 		      int rcu_stages, struct lkmm *m, struct diag *d);
 
+/* herd7's different-values(r): the pairs of r whose events carry different
+ * values (the bell's srcu-bad-nesting; the cat compiler's built-in). */
+rel_t lkmm_different_values(struct encoding *enc, rel_t r);
+
 const char *lkmm_axiom_name(enum lkmm_axiom a);
 const char *lkmm_flag_name(enum lkmm_flag f);
 const char *lkmm_rel_name(enum lkmm_rel r);
