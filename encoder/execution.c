@@ -9,11 +9,8 @@
  *   co  an integer timestamp per write, distinct among writes to one
  *       location, initial write first (timestamp 0);
  *   fr  derived: a read is fr-before every write co-after its source.
- * Spinlocks follow lock.cat: LKR reads from the initial write or an UL (the
- * write co-just-before its LKW), an UL sits co-just-after the LKW of its
- * critical section, an unmatched LKW is co-last, LF/RL read from an LKW and
- * RU from an UL or the initial write.  Final values are those of the co-last
- * write.  This file knows no axioms; models/ adds them.
+ * Spinlocks follow lock.cat's rules for rf and co (locks.c).  Final values
+ * are those of the co-last write.  This file knows no axioms; models/ adds them.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -52,7 +49,7 @@ static int has(const struct event *e, enum ev_class c)
 
 /* Whether two events may touch the same location, and the formula for it
  * (without guards).  NULL when they never do. */
-static Z3_ast same_addr(struct encoding *enc, int a, int b)
+Z3_ast enc_same_addr(struct encoding *enc, int a, int b)
 {
 	const struct event *x = &enc->ev[a], *y = &enc->ev[b];
 	if (!x->addr || !y->addr)
@@ -116,7 +113,7 @@ static void build_static(struct encoding *enc)
 			} else {
 				REL_AT(enc->ext, n, a, b) = gg;
 			}
-			Z3_ast sa = same_addr(enc, a, b);
+			Z3_ast sa = enc_same_addr(enc, a, b);
 			if (sa)
 				REL_AT(enc->loc, n, a, b) = rel_and2(rc, gg, sa);
 		}
@@ -142,17 +139,14 @@ static void build_static(struct encoding *enc)
 	}
 }
 
-/* Which writes a read may read from, by lock.cat's rules for lock events. */
+/* Which writes a read may read from: not a po-later one, and for lock
+ * events by lock.cat's rules (locks.c). */
 static int may_read_from(const struct encoding *enc, int w, int r)
 {
 	const struct event *x = &enc->ev[w], *y = &enc->ev[r];
 	if (y->thread == x->thread && w > r)
 		return 0; /* a po-later write: coherence forbids it */
-	if (has(y, EVC_LKR) || has(y, EVC_RU))
-		return has(x, EVC_IW) || has(x, EVC_UL);
-	if (has(y, EVC_LF) || has(y, EVC_RL))
-		return has(x, EVC_LKW);
-	return 1;
+	return locks_may_read_from(enc, w, r);
 }
 
 /*
@@ -274,7 +268,7 @@ static int value_flow_cyclic(struct encoding *enc)
 				if (!dep || !has(x, EVC_W))
 					continue;
 				for (int r2 = 0; r2 < n && !found; r2++) {
-					if (!has(&enc->ev[r2], EVC_R) || !same_addr(enc, w, r2))
+					if (!has(&enc->ev[r2], EVC_R) || !enc_same_addr(enc, w, r2))
 						continue;
 					if (color[r2] == 1)
 						found = 1;
@@ -375,7 +369,7 @@ static void build_co_rf(struct encoding *enc)
 		for (int b = 0; b < n; b++) {
 			if (a == b || !enc->ts[b])
 				continue;
-			Z3_ast sa = same_addr(enc, a, b);
+			Z3_ast sa = enc_same_addr(enc, a, b);
 			if (!sa)
 				continue;
 			Z3_ast both = and3(enc, enc->guard[a], enc->guard[b], sa);
@@ -414,7 +408,7 @@ static void build_co_rf(struct encoding *enc)
 			if (!enc->ts[w] || !may_read_from(enc, w, r) ||
 			    enc_overwritten(enc, w, r))
 				continue;
-			Z3_ast sa = same_addr(enc, w, r);
+			Z3_ast sa = enc_same_addr(enc, w, r);
 			if (!sa)
 				continue;
 			Z3_ast v = rel_fresh_bool(rc, "rf");
@@ -436,7 +430,7 @@ static void build_co_rf(struct encoding *enc)
 		for (int w = 0; w < n; w++) {
 			if (!enc->ts[w] || has(&enc->ev[w], EVC_IW))
 				continue;
-			Z3_ast sa = same_addr(enc, w, r);
+			Z3_ast sa = enc_same_addr(enc, w, r);
 			if (!sa)
 				continue;
 			REL_AT(enc->fr, n, r, w) =
@@ -445,86 +439,6 @@ static void build_co_rf(struct encoding *enc)
 		}
 	}
 	free(alts);
-}
-
-/* ts(a) < ts(w) < ts(b) is impossible for every executed write w to the
- * same location other than a and b ("b is co-just-after a"), under cond. */
-static void nothing_between(struct encoding *enc, Z3_ast cond, Z3_ast ta,
-			    Z3_ast tb, int loc_ev, int a, int b)
-{
-	Z3_context z = enc->z;
-	for (int w = 0; w < enc->n; w++) {
-		if (w == a || w == b || !enc->ts[w] || has(&enc->ev[w], EVC_IW))
-			continue;
-		Z3_ast sa = same_addr(enc, w, loc_ev);
-		if (!sa)
-			continue;
-		Z3_ast pre = and3(enc, cond, enc->guard[w], sa);
-		Z3_ast in[2] = {lt(enc, ta, enc->ts[w]), lt(enc, enc->ts[w], tb)};
-		enc_fact(enc, Z3_mk_implies(z, pre, Z3_mk_not(z, Z3_mk_and(z, 2, in))));
-	}
-}
-
-static void build_locks(struct encoding *enc)
-{
-	Z3_context z = enc->z;
-	struct rel_ctx *rc = &enc->rc;
-	int n = enc->n;
-	enc->critical = rel_new(rc);
-	/* critical = ([LKW]; po-loc; [UL]) \ (po-loc; [LKW | UL]; po-loc) */
-	for (int k = 0; k < n; k++) {
-		if (!has(&enc->ev[k], EVC_LKW))
-			continue;
-		for (int u = k + 1; u < n; u++) {
-			if (!has(&enc->ev[u], EVC_UL) || enc->ev[u].thread != enc->ev[k].thread)
-				continue;
-			Z3_ast c = REL_AT(enc->loc, n, k, u);
-			if (!c)
-				continue;
-			for (int e = k + 1; e < u && c; e++) {
-				if (!has(&enc->ev[e], EVC_LKW) && !has(&enc->ev[e], EVC_UL))
-					continue;
-				Z3_ast mid = rel_and2(rc, REL_AT(enc->loc, n, k, e),
-						      REL_AT(enc->loc, n, e, u));
-				if (rel_is_true(rc, mid))
-					c = NULL;
-				else if (mid)
-					c = rel_and2(rc, c, Z3_mk_not(z, mid));
-			}
-			REL_AT(enc->critical, n, k, u) = c;
-		}
-	}
-	for (int k = 0; k < n; k++) {
-		const struct event *x = &enc->ev[k];
-		if (has(x, EVC_LKR) && x->rmw_peer >= 0) {
-			/* An LKR reads from the write co-just-before its LKW. */
-			int w = x->rmw_peer;
-			nothing_between(enc, x->guard, enc->rts[k], enc->ts[w], k, -1, w);
-			enc_fact(enc, Z3_mk_implies(z, x->guard, lt(enc, enc->rts[k], enc->ts[w])));
-		}
-		if (!has(x, EVC_LKW))
-			continue;
-		Z3_ast matched = NULL;
-		for (int u = 0; u < n; u++) {
-			Z3_ast c = REL_AT(enc->critical, n, k, u);
-			if (!c)
-				continue;
-			matched = rel_or2(rc, matched, c);
-			/* An UL sits co-just-after the LKW of its critical section. */
-			enc_fact(enc, Z3_mk_implies(z, c, lt(enc, enc->ts[k], enc->ts[u])));
-			nothing_between(enc, c, enc->ts[k], enc->ts[u], k, k, u);
-		}
-		/* An unmatched LKW is co-after every other LKW of its lock. */
-		Z3_ast unmatched = rel_and2(rc, x->guard, rel_not(rc, matched));
-		for (int o = 0; o < n; o++) {
-			if (o == k || !has(&enc->ev[o], EVC_LKW))
-				continue;
-			Z3_ast l = REL_AT(enc->loc, n, o, k);
-			if (l)
-				enc_fact(enc, Z3_mk_implies(z, rel_and2(rc, unmatched, l),
-							lt(enc, enc->ts[o], enc->ts[k])));
-		}
-	}
 }
 
 static void build_final(struct encoding *enc)
@@ -538,13 +452,13 @@ static void build_final(struct encoding *enc)
 		enc->final_loc[x] = rel_fresh_int(rc, p->locs[x].name);
 		int iw = x; /* initial writes come first, in location order */
 		for (int w = 0; w < n; w++) {
-			if (!enc->ts[w] || !same_addr(enc, w, iw))
+			if (!enc->ts[w] || !enc_same_addr(enc, w, iw))
 				continue;
-			Z3_ast last = rel_and2(rc, enc->guard[w], same_addr(enc, w, iw));
+			Z3_ast last = rel_and2(rc, enc->guard[w], enc_same_addr(enc, w, iw));
 			for (int o = 0; o < n; o++) {
 				if (o == w || !enc->ts[o] || has(&enc->ev[o], EVC_IW))
 					continue;
-				Z3_ast sa = same_addr(enc, o, iw);
+				Z3_ast sa = enc_same_addr(enc, o, iw);
 				if (!sa)
 					continue;
 				Z3_ast later = and3(enc, enc->guard[o], sa,
@@ -632,7 +546,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 		return enc; /* stopped part-way: the caller asks nothing */
 	if (enc->defined)
 		build_thin_air(enc);
-	build_locks(enc);
+	locks_build(enc);
 	build_final(enc);
 	enc->ndefs_program = Z3_ast_vector_size(z, enc->rc.defs);
 	return enc;

@@ -17,4 +17,14 @@ int symex_thread(struct encoding *enc, const struct ir_thread *th, int unroll,
  * bit-vector term. */
 int enc_bits_linear(const struct ir_program *prog);
 
+/* Whether events a and b may touch the same location, and the formula for
+ * it (without guards); NULL when they never do.  In execution.c. */
+Z3_ast enc_same_addr(struct encoding *enc, int a, int b);
+
+/* lock.cat's rules for lock events (locks.c): whether read r may read
+ * from write w by them (1 for other events), and the critical relation
+ * with the co and rf constraints of spinlocks, built after rf and co. */
+int locks_may_read_from(const struct encoding *enc, int w, int r);
+void locks_build(struct encoding *enc);
+
 #endif
