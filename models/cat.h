@@ -4,12 +4,13 @@
  * catparse.c reads a .cat or .bell file into the syntax tree below, with
  * located errors (file:line:col) for anything it does not support; nothing
  * is skipped silently except show/unshow, which only shape herd7's drawings.
- * catcomp.c compiles a parsed model over one encoding into the relation
- * algebra of encoder/rel.h and fills the same struct lkmm as the built-in
- * model (models/lkmm.h).  cat_model_load() reads a whole model (a
+ * The compiler (catcomp.c and its parts, see catcomp_int.h) compiles a
+ * parsed model over one encoding into the relation algebra of
+ * encoder/rel.h and fills the same struct lkmm as the built-in model
+ * (models/lkmm.h).  cat_model_load() (catload.c) reads a whole model (a
  * tools/memory-model folder, or a linux-kernel.cfg naming its files).
  *
- * Neither file knows the LKMM: what the model's definitions mean comes from
+ * Neither the parser nor the compiler knows the LKMM: what the model's definitions mean comes from
  * the files.  What herd7 computes by enumerating candidates (rf, co, the
  * with-from choices) comes from the encoder; catcomp.c says how.
  */
@@ -114,7 +115,7 @@ int cat_parse(struct arena *arena, const char *path, const char *text,
 	      struct cat_file *f, int *site, struct diag *d);
 
 /* A whole model: the bell and the cat with their includes, in the order
- * herd7 reads them (library includes are built in, see catcomp.c). */
+ * herd7 reads them (library includes are built in, see catlib.c). */
 struct cat_model;
 
 /*
@@ -131,7 +132,7 @@ void cat_model_free(struct cat_model *m);
 const char *cat_model_name(const struct cat_model *m);
 /* Does the model have the coherence axiom: an axiom "acyclic E" (not a
  * flag) whose E provably contains po-loc, rf, co and fr whatever the test
- * (see enum contains in catcomp.c)?  Then the encoder may order co and
+ * (see enum contains in catcomp_int.h)?  Then the encoder may order co and
  * rule out rf by program order (encoder_options.coherent). */
 int cat_model_coherent(const struct cat_model *m);
 /* The primitives its .def defines (frontend/kapi.h), NULL when it has no

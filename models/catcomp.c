@@ -1,12 +1,18 @@
 /*
  * catcomp.c - compile a parsed cat model (models/cat.h) over one encoding
- * into the relation algebra of encoder/rel.h, and load models from disk.
+ * into the relation algebra of encoder/rel.h: the statements (axioms,
+ * flags, includes, with ... from) and the compilations of a model (the
+ * eager check, the builds for a test).  This comment says how the whole
+ * compiler works; its parts are catload.c (loading from disk), catval.c
+ * (values), catlet.c (let, let rec), cateval.c (expressions) and catlib.c
+ * (herd7's primitives and library), sharing catcomp_int.h.
  *
  * The compiler is an evaluator over symbolic values: an event set is a
  * set_t (one formula per event), a relation a rel_t, and the model's
  * statements run in order in an environment of names.  Axioms become
  * formulas that must hold, flags formulas the checker asks about, exactly
- * as models/lkmm.c builds them by hand for the built-in 6.1 model.
+ * as models/lkmm_bell.c, lkmm_lock.c and lkmm_cat.c build them by hand for
+ * the built-in 6.1 model.
  *
  * Closures and let rec.  r* and r+ are Horn variables (rel_star/rel_plus,
  * at least the least fixpoint) and a let rec whose body is monotone gets
@@ -25,24 +31,24 @@
  * The sites found are kept in the model, so later tests compile once.
  *
  * Work saved, none of it LKMM-specific.  A model is first compiled
- * eagerly over a one-location program with no thread (check_model): every
+ * eagerly over a one-location program with no thread (cc_check_model): every
  * name and type is checked there, and the sites that must be exact are
  * learnt.  The tests' compilations are then lazy: a let binding is
  * evaluated when first used (cc_force()), and "a & b", "a \ b", "a ; b" do
  * not build b when a is statically empty, so that 6.1's xbstar and the
  * plain-access relations are not built for a test without plain accesses
- * (what models/lkmm.c decides by hand).  A closure of the same relation
+ * (what models/lkmm_cat.c decides by hand).  A closure of the same relation
  * is built once however often the model writes it, and "a ; b*" builds
  * only the rows of b* in the range of a (rel_star_from), "a ; name" only
- * the rows of a let-bound sequence that a can reach (seq_with: 6.1's
+ * the rows of a let-bound sequence that a can reach (cc_seq_with: 6.1's
  * rcu-link, entered only from grace periods and critical sections).
  * tests/e2e-cat.sh checks the result against the built-in model.
  *
  * What herd7 enumerates and the encoder chooses instead (named here, as
  * the brief of issue 14 allows): rf and co are the encoder's choices
- * (encoder/execution.c); herd7's initial rf is the encoder's restricted to
- * the reads herd7 makes before lock.cat (not LKR, LF, RL, RU), its initial
- * co to the writes (not LKW, UL).  "with X from cross(C)" binds X to the
+ * (encoder/execution.c, encoder/locks.c); herd7's initial rf is the
+ * encoder's restricted to the reads herd7 makes before lock.cat (not LKR,
+ * LF, RL, RU), its initial co to the writes (not LKW, UL).  "with X from cross(C)" binds X to the
  * encoder's rf and co restricted to the candidate pairs of C: the only
  * such choices in the LKMM are lock.cat's rf of LF and RU events, for
  * which the encoder picks exactly one write per read among those
@@ -55,13 +61,14 @@
  * possible-rf functions are.
  *
  * herd7's library files (stdlib.cat, cross.cat, cos-opt.cat) are built in
- * as C functions below (lib_*), written from their documented meaning.
+ * as C functions in catlib.c (cc_lib_*), written from their documented
+ * meaning.
  * The tag sets come from the events' model tags: the model's .def is
  * read (frontend/kdef.c) and the front end lowers each macro into herd7's
  * primitives with the tags the .def writes, so a tag is the set of events
  * carrying it and one the .def never uses is empty.  A model folder with
  * no .def keeps the built-in primitives; its tags are then the encoder's
- * event classes of the same name (tag_class).
+ * event classes of the same name (catlib.c's tag_class).
  */
 #include "models/catcomp_int.h"
 

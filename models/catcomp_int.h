@@ -127,7 +127,7 @@ struct closure {
 	uint64_t over;          /* the site of its Horn variables, if any */
 };
 
-/* The rows of a let binding built for the uses "x ; name" (rows_of). */
+/* The rows of a let binding built for the uses "x ; name" (cateval.c's rows_of). */
 struct rows {
 	struct val *binding;    /* the binding, not evaluated whole */
 	set_t from;             /* the rows built: true or NULL per event */
@@ -161,7 +161,7 @@ struct comp {
 	int stages;             /* > 0: the build for cubes' violation
 				 * question: closures Horn (made exact by
 				 * rel_exact_defs), every let rec this many
-				 * Kleene stages (see let_bindings) */
+				 * Kleene stages (see catlet.c) */
 	Z3_ast unconverged;     /* stages > 0: one more stage of some let rec
 				 * would change it */
 	struct closure *clos;   /* closures built so far */

@@ -274,7 +274,7 @@ struct val *cc_eval(struct comp *c, const struct cat_expr *e)
 		if (!(x = cc_eval(c, e->a)))
 			return NULL;
 		/* a & b, a \ b with a statically empty: empty (no need to
-		 * build b; a ; b: seq_with) */
+		 * build b; a ; b: cc_seq_with) */
 		if (c->lazy && (e->kind == CE_INTER || e->kind == CE_DIFF) && cc_static_empty(c, x))
 			return cc_unknown_contents(c, x);
 		if (!(y = cc_eval(c, e->b)))

@@ -329,7 +329,7 @@ void cc_initial_env(struct comp *c)
 	cc_bind(c, "M", cc_containing(cc_vset(c, set_union(rc, R, W), 0, 0), HAS_W));
 	/* FW, herd7's final writes: only lock.cat's lock-final flag asks
 	 * about them, for the locations the final condition observes; as in
-	 * models/lkmm.c, the initial write of such a location stands for
+	 * models/lkmm_lock.c, the initial write of such a location stands for
 	 * its final write (same location). */
 	set_t FW = set_new(rc);
 	for (int i = 0; i < enc->prog->nobserved; i++)

@@ -13,7 +13,7 @@
  * closure.  Everything else (match, procedure, call, forall, ...) is a
  * located error: "file:line:col: error: unsupported ...".
  *
- * It does not evaluate anything; catcomp.c does.
+ * It does not evaluate anything; the cat compiler (catcomp.c) does.
  */
 #include "models/cat.h"
 
@@ -92,6 +92,17 @@ static int skip(struct lexer *lx)
 	}
 }
 
+/* The identifier characters from lx->p on, as a token of kind t whose
+ * text starts at b. */
+static int word(struct lexer *lx, const char *b, enum tok t)
+{
+	while (is_ident_char((unsigned char)*lx->p))
+		adv(lx);
+	lx->t = t;
+	lx->text = arena_strndup(lx->arena, b, (size_t)(lx->p - b));
+	return 1;
+}
+
 /* Read the next token into lx.  Returns 0 on a lexical error. */
 static int next(struct lexer *lx)
 {
@@ -106,24 +117,14 @@ static int next(struct lexer *lx)
 		lx->t = T_EOF;
 		return 1;
 	}
-	if (is_ident_start(c) && !(c == '_' && !is_ident_char((unsigned char)s[1]))) {
-		while (is_ident_char((unsigned char)*lx->p))
-			adv(lx);
-		lx->t = T_IDENT;
-		lx->text = arena_strndup(lx->arena, s, (size_t)(lx->p - s));
-		return 1;
-	}
+	if (is_ident_start(c) && !(c == '_' && !is_ident_char((unsigned char)s[1])))
+		return word(lx, s, T_IDENT);
 	if (c == '\'') {
 		adv(lx);
-		const char *b = lx->p;
-		if (!is_ident_start((unsigned char)*b))
+		if (!is_ident_start((unsigned char)*lx->p))
 			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
 					  "a tag needs a name after the quote");
-		while (is_ident_char((unsigned char)*lx->p))
-			adv(lx);
-		lx->t = T_TAG;
-		lx->text = arena_strndup(lx->arena, b, (size_t)(lx->p - b));
-		return 1;
+		return word(lx, lx->p, T_TAG);
 	}
 	if (c == '"') {
 		adv(lx);
@@ -285,6 +286,19 @@ static int expr_list(struct lexer *lx, enum tok close, const char *what,
 	}
 }
 
+/* { e, ... } or ( e, ... ) after its opening token: an expression of
+ * kind k with the items up to end (what: the error message). */
+static struct cat_expr *list_atom(struct lexer *lx, enum cat_ek k, enum tok end,
+				  const char *what, int line, int col)
+{
+	if (!next(lx))
+		return NULL;
+	struct cat_expr *e = mk(lx, k, line, col);
+	if (!expr_list(lx, end, what, &e->items, &e->nitems))
+		return NULL;
+	return e;
+}
+
 static struct cat_expr *atom(struct lexer *lx)
 {
 	int line = lx->tline, col = lx->tcol;
@@ -323,19 +337,13 @@ static struct cat_expr *atom(struct lexer *lx)
 			return NULL;
 		return e;
 	case T_LBRACE:
-		if (!next(lx))
-			return NULL;
-		e = mk(lx, CE_SETLIT, line, col);
-		if (!expr_list(lx, T_RBRACE, "',' or '}'", &e->items, &e->nitems))
+		if (!(e = list_atom(lx, CE_SETLIT, T_RBRACE, "',' or '}'", line, col)))
 			return NULL;
 		if (e->nitems == 0)
 			e->kind = CE_EMPTYSET;
 		return e;
 	case T_LPAR:
-		if (!next(lx))
-			return NULL;
-		e = mk(lx, CE_TUPLE, line, col);
-		if (!expr_list(lx, T_RPAR, "',' or ')'", &e->items, &e->nitems))
+		if (!(e = list_atom(lx, CE_TUPLE, T_RPAR, "',' or ')'", line, col)))
 			return NULL;
 		if (e->nitems == 1)
 			return e->items[0];
@@ -455,6 +463,19 @@ static struct cat_expr *level(struct lexer *lx, int lv)
 	return e;
 }
 
+/* One parameter name into out[*n] (at most cap of them) and the token
+ * after it, else the error message what. */
+static int param(struct lexer *lx, const char **out, int *n, int cap, const char *what)
+{
+	if (lx->t != T_IDENT || is_keyword(lx))
+		return diag_error(lx->d, lx->path, lx->tline, lx->tcol, "%s", what);
+	if (*n == cap)
+		return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
+				  "unsupported: more than %d parameters", cap);
+	out[(*n)++] = lx->text;
+	return next(lx);
+}
+
 /* Parameters of a function: (a, b), (a), or curried names up to '='. */
 static int params(struct lexer *lx, const char ***out, int *n, enum tok end)
 {
@@ -465,14 +486,7 @@ static int params(struct lexer *lx, const char ***out, int *n, enum tok end)
 		if (!next(lx))
 			return 0;
 		while (lx->t != T_RPAR) {
-			if (lx->t != T_IDENT || is_keyword(lx))
-				return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-						  "expected a parameter name");
-			if (*n == cap)
-				return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-						  "unsupported: more than %d parameters", cap);
-			(*out)[(*n)++] = lx->text;
-			if (!next(lx))
+			if (!param(lx, *out, n, cap, "expected a parameter name"))
 				return 0;
 			if (lx->t == T_COMMA && !next(lx))
 				return 0;
@@ -480,18 +494,55 @@ static int params(struct lexer *lx, const char ***out, int *n, enum tok end)
 		return next(lx);
 	}
 	while (lx->t != end) {
-		if (lx->t != T_IDENT || is_keyword(lx))
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "expected a parameter name or '%s'",
-					  end == T_EQ ? "=" : "->");
-		if (*n == cap)
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "unsupported: more than %d parameters", cap);
-		(*out)[(*n)++] = lx->text;
-		if (!next(lx))
+		if (!param(lx, *out, n, cap, end == T_EQ ? "expected a parameter name or '='"
+						   : "expected a parameter name or '->'"))
 			return 0;
 	}
 	return 1;
+}
+
+/* After "let": an optional "rec" (a new approximation site into *site),
+ * then the bindings. */
+static int let_head(struct lexer *lx, int *rec, int *site,
+		    struct cat_binding **binds, int *nbinds)
+{
+	if (!next(lx))
+		return 0;
+	if (is_kw(lx, "rec")) {
+		*rec = 1;
+		*site = lx->site++;
+		if (!next(lx))
+			return 0;
+	}
+	return bindings(lx, binds, nbinds);
+}
+
+/* The keyword kw (else the error message what), then an expression into
+ * *out. */
+static int kw_expr(struct lexer *lx, const char *kw, const char *what,
+		   struct cat_expr **out)
+{
+	if (!is_kw(lx, kw))
+		return diag_error(lx->d, lx->path, lx->tline, lx->tcol, "%s", what);
+	return next(lx) && (*out = expr(lx)) != NULL;
+}
+
+/* if "variant" then a else b, after "if" */
+static struct cat_expr *if_expr(struct lexer *lx, int line, int col)
+{
+	struct cat_expr *e = mk(lx, CE_IF, line, col);
+	if (!next(lx))
+		return NULL;
+	if (lx->t != T_STRING) {
+		diag_error(lx->d, lx->path, lx->tline, lx->tcol,
+			   "unsupported: an if condition other than a variant name in quotes");
+		return NULL;
+	}
+	e->name = lx->text;
+	if (!next(lx) || !kw_expr(lx, "then", "expected 'then'", &e->a) ||
+	    !kw_expr(lx, "else", "expected 'else'", &e->b))
+		return NULL;
+	return e;
 }
 
 static struct cat_expr *expr(struct lexer *lx)
@@ -501,22 +552,9 @@ static struct cat_expr *expr(struct lexer *lx)
 		return NULL;
 	if (is_kw(lx, "let")) {
 		struct cat_expr *e = mk(lx, CE_LET, line, col);
-		if (!next(lx))
-			return NULL;
-		if (is_kw(lx, "rec")) {
-			e->rec = 1;
-			e->site = lx->site++;
-			if (!next(lx))
-				return NULL;
-		}
-		if (!bindings(lx, &e->binds, &e->nbinds))
-			return NULL;
-		if (!is_kw(lx, "in")) {
-			diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-				   "expected 'in' after the definitions of a let expression");
-			return NULL;
-		}
-		if (!next(lx) || !(e->a = expr(lx)))
+		if (!let_head(lx, &e->rec, &e->site, &e->binds, &e->nbinds) ||
+		    !kw_expr(lx, "in", "expected 'in' after the definitions of a let expression",
+			     &e->a))
 			return NULL;
 		return e;
 	}
@@ -529,43 +567,13 @@ static struct cat_expr *expr(struct lexer *lx)
 	}
 	if (is_kw(lx, "try")) {
 		struct cat_expr *e = mk(lx, CE_TRY, line, col);
-		if (!next(lx) || !(e->a = expr(lx)))
-			return NULL;
-		if (!is_kw(lx, "with")) {
-			diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-				   "expected 'with' after 'try' and its expression");
-			return NULL;
-		}
-		if (!next(lx) || !(e->b = expr(lx)))
+		if (!next(lx) || !(e->a = expr(lx)) ||
+		    !kw_expr(lx, "with", "expected 'with' after 'try' and its expression", &e->b))
 			return NULL;
 		return e;
 	}
-	if (is_kw(lx, "if")) {
-		struct cat_expr *e = mk(lx, CE_IF, line, col);
-		if (!next(lx))
-			return NULL;
-		if (lx->t != T_STRING) {
-			diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-				   "unsupported: an if condition other than a variant name in quotes");
-			return NULL;
-		}
-		e->name = lx->text;
-		if (!next(lx))
-			return NULL;
-		if (!is_kw(lx, "then")) {
-			diag_error(lx->d, lx->path, lx->tline, lx->tcol, "expected 'then'");
-			return NULL;
-		}
-		if (!next(lx) || !(e->a = expr(lx)))
-			return NULL;
-		if (!is_kw(lx, "else")) {
-			diag_error(lx->d, lx->path, lx->tline, lx->tcol, "expected 'else'");
-			return NULL;
-		}
-		if (!next(lx) || !(e->b = expr(lx)))
-			return NULL;
-		return e;
-	}
+	if (is_kw(lx, "if"))
+		return if_expr(lx, line, col);
 	return level(lx, 0);
 }
 
@@ -613,117 +621,72 @@ static int bindings(struct lexer *lx, struct cat_binding **out, int *n)
 	}
 }
 
-static int stmt(struct lexer *lx, struct cat_stmt *s)
+/* A name (not a keyword) into *name and the token after it, else the
+ * error message what. */
+static int name_tok(struct lexer *lx, const char **name, const char *what)
 {
-	memset(s, 0, sizeof *s);
-	s->line = lx->tline;
-	s->col = lx->tcol;
-	s->file = lx->path;
-	s->site = -1;
-	if (!unsupported_keyword(lx))
+	if (lx->t != T_IDENT || is_keyword(lx))
+		return diag_error(lx->d, lx->path, lx->tline, lx->tcol, "%s", what);
+	*name = lx->text;
+	return next(lx);
+}
+
+/* A token of kind t: its text into *text and the token after it, else
+ * the error message what. */
+static int text_tok(struct lexer *lx, enum tok t, const char **text, const char *what)
+{
+	if (lx->t != t)
+		return diag_error(lx->d, lx->path, lx->tline, lx->tcol, "%s", what);
+	*text = lx->text;
+	return next(lx);
+}
+
+/* enum NAME = 'tag || 'tag ..., after "enum" */
+static int stmt_enum(struct lexer *lx, struct cat_stmt *s)
+{
+	if (!name_tok(lx, &s->name, "expected the name of the enum") ||
+	    !expect(lx, T_EQ, "'='"))
 		return 0;
-	if (is_kw(lx, "let")) {
-		s->kind = CS_LET;
+	int cap = 0;
+	for (;;) {
+		if (lx->t != T_TAG)
+			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
+					  "expected a tag ('name) in the enum");
+		if (s->ntags == cap) {
+			s->tags = arena_grow(lx->arena, s->tags, sizeof *s->tags,
+					     (size_t)cap, (size_t)(cap ? 2 * cap : 8));
+			cap = cap ? 2 * cap : 8;
+		}
+		s->tags[s->ntags++] = lx->text;
 		if (!next(lx))
 			return 0;
-		if (is_kw(lx, "rec")) {
-			s->rec = 1;
-			s->site = lx->site++;
-			if (!next(lx))
+		if (lx->t != T_BARBAR)
+			return 1;
+		if (!next(lx))
+			return 0;
+	}
+}
+
+/* show e [as name], ... (read and ignored), after "show" or "unshow" */
+static int stmt_show(struct lexer *lx)
+{
+	for (;;) {
+		if (!expr(lx))
+			return 0;
+		if (is_kw(lx, "as")) {
+			if (!next(lx) || !expect(lx, T_IDENT, "a name after 'as'"))
 				return 0;
 		}
-		if (!bindings(lx, &s->binds, &s->nbinds))
+		if (lx->t != T_COMMA)
+			return 1;
+		if (!next(lx))
 			return 0;
-		if (is_kw(lx, "in"))
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "unsupported: 'let ... in' as a statement");
-		return 1;
 	}
-	if (is_kw(lx, "include")) {
-		s->kind = CS_INCLUDE;
-		if (!next(lx))
-			return 0;
-		if (lx->t != T_STRING)
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "expected a file name in quotes after 'include'");
-		s->name = lx->text;
-		return next(lx);
-	}
-	if (is_kw(lx, "enum")) {
-		s->kind = CS_ENUM;
-		if (!next(lx))
-			return 0;
-		if (lx->t != T_IDENT || is_keyword(lx))
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "expected the name of the enum");
-		s->name = lx->text;
-		if (!next(lx) || !expect(lx, T_EQ, "'='"))
-			return 0;
-		int cap = 0;
-		for (;;) {
-			if (lx->t != T_TAG)
-				return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-						  "expected a tag ('name) in the enum");
-			if (s->ntags == cap) {
-				s->tags = arena_grow(lx->arena, s->tags, sizeof *s->tags,
-						     (size_t)cap, (size_t)(cap ? 2 * cap : 8));
-				cap = cap ? 2 * cap : 8;
-			}
-			s->tags[s->ntags++] = lx->text;
-			if (!next(lx))
-				return 0;
-			if (lx->t != T_BARBAR)
-				return 1;
-			if (!next(lx))
-				return 0;
-		}
-	}
-	if (is_kw(lx, "instructions")) {
-		s->kind = CS_INSTR;
-		if (!next(lx))
-			return 0;
-		if (lx->t != T_IDENT || is_keyword(lx))
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "expected an instruction class after 'instructions'");
-		s->name = lx->text;
-		if (!next(lx) || !expect(lx, T_LBRACK, "'['") || !(s->e = expr(lx)))
-			return 0;
-		return expect(lx, T_RBRACK, "']'");
-	}
-	if (is_kw(lx, "with")) {
-		s->kind = CS_WITH;
-		if (!next(lx))
-			return 0;
-		if (lx->t != T_IDENT || is_keyword(lx))
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "expected a name after 'with'");
-		s->name = lx->text;
-		if (!next(lx))
-			return 0;
-		if (!is_kw(lx, "from"))
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "expected 'from' in 'with NAME from EXPR'");
-		if (!next(lx))
-			return 0;
-		return (s->e = expr(lx)) != NULL;
-	}
-	if (is_kw(lx, "show") || is_kw(lx, "unshow")) {
-		s->kind = CS_SHOW;
-		if (!next(lx))
-			return 0;
-		for (;;) {
-			if (!expr(lx))
-				return 0;
-			if (is_kw(lx, "as")) {
-				if (!next(lx) || !expect(lx, T_IDENT, "a name after 'as'"))
-					return 0;
-			}
-			if (lx->t != T_COMMA)
-				return 1;
-			if (!next(lx))
-				return 0;
-		}
-	}
+}
+
+/* [flag] [~] acyclic|irreflexive|empty e [as name] */
+static int stmt_check(struct lexer *lx, struct cat_stmt *s)
+{
 	s->kind = CS_CHECK;
 	if (is_kw(lx, "flag")) {
 		s->flag = 1;
@@ -752,20 +715,64 @@ static int stmt(struct lexer *lx, struct cat_stmt *s)
 				  "expected a statement (let, include, acyclic, flag, ...)");
 	if (!next(lx) || !(s->e = expr(lx)))
 		return 0;
-	if (is_kw(lx, "as")) {
-		if (!next(lx))
-			return 0;
-		if (lx->t != T_IDENT)
-			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
-					  "expected a name after 'as'");
-		s->name = lx->text;
-		if (!next(lx))
-			return 0;
-	}
+	if (is_kw(lx, "as") &&
+	    (!next(lx) || !text_tok(lx, T_IDENT, &s->name, "expected a name after 'as'")))
+		return 0;
 	if (s->flag && !s->name)
 		return diag_error(lx->d, lx->path, s->line, s->col,
 				  "a flag needs a name ('as NAME')");
 	return 1;
+}
+
+static int stmt(struct lexer *lx, struct cat_stmt *s)
+{
+	memset(s, 0, sizeof *s);
+	s->line = lx->tline;
+	s->col = lx->tcol;
+	s->file = lx->path;
+	s->site = -1;
+	if (!unsupported_keyword(lx))
+		return 0;
+	if (is_kw(lx, "let")) {
+		s->kind = CS_LET;
+		if (!let_head(lx, &s->rec, &s->site, &s->binds, &s->nbinds))
+			return 0;
+		if (is_kw(lx, "in"))
+			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
+					  "unsupported: 'let ... in' as a statement");
+		return 1;
+	}
+	if (is_kw(lx, "include")) {
+		s->kind = CS_INCLUDE;
+		return next(lx) && text_tok(lx, T_STRING, &s->name,
+					    "expected a file name in quotes after 'include'");
+	}
+	if (is_kw(lx, "enum")) {
+		s->kind = CS_ENUM;
+		return next(lx) && stmt_enum(lx, s);
+	}
+	if (is_kw(lx, "instructions")) {
+		s->kind = CS_INSTR;
+		if (!next(lx) ||
+		    !name_tok(lx, &s->name, "expected an instruction class after 'instructions'") ||
+		    !expect(lx, T_LBRACK, "'['") || !(s->e = expr(lx)))
+			return 0;
+		return expect(lx, T_RBRACK, "']'");
+	}
+	if (is_kw(lx, "with")) {
+		s->kind = CS_WITH;
+		if (!next(lx) || !name_tok(lx, &s->name, "expected a name after 'with'"))
+			return 0;
+		if (!is_kw(lx, "from"))
+			return diag_error(lx->d, lx->path, lx->tline, lx->tcol,
+					  "expected 'from' in 'with NAME from EXPR'");
+		return next(lx) && (s->e = expr(lx)) != NULL;
+	}
+	if (is_kw(lx, "show") || is_kw(lx, "unshow")) {
+		s->kind = CS_SHOW;
+		return next(lx) && stmt_show(lx);
+	}
+	return stmt_check(lx, s);
 }
 
 int cat_parse(struct arena *arena, const char *path, const char *text,

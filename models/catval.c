@@ -106,24 +106,25 @@ int cc_err(struct comp *c, const struct cat_expr *e, const char *fmt, ...)
 	return diag_error(c->d, c->file, e ? e->line : 0, e ? e->col : 0, "%s", msg);
 }
 
-/* v as a set / relation (VK_EMPTY converts); NULL and an error if not. */
+/* v's formulas if it is of kind k, an event set or a relation (VK_EMPTY
+ * converts to an empty one); NULL and an error if not. */
+static Z3_ast *as_kind(struct comp *c, const struct cat_expr *e, const struct val *v,
+		       enum vk k)
+{
+	if (v->k == k)
+		return k == VK_SET ? v->s : v->r;
+	if (v->k == VK_EMPTY)
+		return k == VK_SET ? set_new(c->rc) : rel_new(c->rc);
+	cc_err(c, e, "type error: expected %s, found %s", cc_kind_name(k), cc_kind_name(v->k));
+	return NULL;
+}
 set_t cc_as_set(struct comp *c, const struct cat_expr *e, const struct val *v)
 {
-	if (v->k == VK_SET)
-		return v->s;
-	if (v->k == VK_EMPTY)
-		return set_new(c->rc);
-	cc_err(c, e, "type error: expected an event set, found %s", cc_kind_name(v->k));
-	return NULL;
+	return as_kind(c, e, v, VK_SET);
 }
 rel_t cc_as_rel(struct comp *c, const struct cat_expr *e, const struct val *v)
 {
-	if (v->k == VK_REL)
-		return v->r;
-	if (v->k == VK_EMPTY)
-		return rel_new(c->rc);
-	cc_err(c, e, "type error: expected a relation, found %s", cc_kind_name(v->k));
-	return NULL;
+	return as_kind(c, e, v, VK_REL);
 }
 
 /* Exact r+ by repeated squaring over the events r can relate. */

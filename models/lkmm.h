@@ -33,7 +33,7 @@ enum lkmm_flag {
 
 /* Relations kept for explanations and pictures. */
 enum lkmm_rel {
-	LR_PPO, LR_HB, LR_PB, LR_RB, /* pb and rb: their heads (see lkmm.c) */
+	LR_PPO, LR_HB, LR_PB, LR_RB, /* pb and rb: their heads (lkmm_cat.c) */
 	LR_STRONG_FENCE, LR_PROP, LR_RFE, LR_COE, LR_FRE, LR_RFI, LR_COI,
 	LR_FRI, LR_PO_LOC, LR_RMW, LR_ADDR, LR_DATA, LR_CTRL, LR_MB, LR_GP,
 	LR_RCU_FENCE, LR_WMB, LR_RMB, LR_PO_REL, LR_ACQ_PO,

@@ -7,8 +7,9 @@
  * What herd7 computes by enumeration and we do not compute here: lock.cat
  * builds rf and co for lock events by generating candidates (cross,
  * cos-opt.cat).  The encoder produces exactly those executions
- * (encoder/locks.c), and builds lk-rmw and critical with the events, so
- * this part only takes rf, co, lk-rmw and critical from it.
+ * (encoder/locks.c); it also builds critical there, and lk-rmw with the
+ * events (symex pairs each LKR with its LKW), so this part only takes rf,
+ * co, lk-rmw and critical from it.
  */
 #include "models/lkmm_parts.h"
 

@@ -36,11 +36,14 @@
 #define SNONEMPTY(s) rel_not(rc, set_is_empty(rc, s))
 
 /*
- * The named sets and relations of the model: one field per name the cat
- * files define, with the cat's name ('-' becomes '_'), in the files' order.
- * Where a file redefines a name (R, W, M, Release, Acquire, LF, rmw, fence,
- * strong-fence) the field is reassigned at the same point.  A field the
- * part does not build (no plain access, no grace period) stays NULL.
+ * The named sets and relations of the model: one field per name of the
+ * files that the model builds, with the cat's name ('-' becomes '_'), in
+ * the files' order.  Not fields: the names inside the bell's let recs and
+ * functions such as A-cumul (inlined), and fri (built for explanations
+ * only, by lkmm.c's keep_rels).  Where a file redefines a name (R, W, M,
+ * Release, Acquire, LF, rmw, fence, strong-fence) the field is reassigned
+ * at the same point.  A field the part does not build (no plain access, no
+ * grace period) stays NULL.
  */
 struct lkmm_rels {
 	/* herd7's built-ins, from the encoder */
@@ -97,7 +100,7 @@ struct lkmm_rels {
 	rel_t cumul_fence_star; /* cumul-fence*, a Horn closure */
 	rel_t prop;          /* propagation */
 	rel_t hb;            /* happens-before */
-	rel_t pb;            /* pb's head: pb = pb-head ; hb* (lkmm.c) */
+	rel_t pb;            /* pb's head: pb = pb-head ; hb* (lkmm_cat.c) */
 	rel_t rcu_gp, srcu_gp, rcu_rscsi, srcu_rscsi; /* RCU's parts */
 	rel_t rcu_link;      /* rows from grace periods and boundaries only */
 	rel_t rcu_order;     /* let rec rcu-order */
