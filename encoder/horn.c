@@ -1,7 +1,7 @@
 /*
  * horn.c - the Horn clauses lhs => var that define closures and monotone
- * let recs (made by rel.c's closures, models/lkmm.c's rcu-order and
- * models/catcomp.c's let rec): recording them, the least model of a solver
+ * let recs (made by rel.c's closures, models/lkmm_cat.c's rcu-order and
+ * models/catlet.c's let rec): recording them, the least model of a solver
  * model (so that a printed or drawn execution shows the closures' true
  * values), and their converse with ranks (rel_exact_defs, for questions
  * that need the variables exact).  It builds no relation; see rel.h.
