@@ -416,6 +416,7 @@ struct run {
 	struct frontend *fe;        /* the front end (libclang index) */
 	struct checker *checker;    /* the checker, unless dumping or --kmod */
 	struct kmod_batch *kmod;    /* module generation (--kmod) or NULL */
+	int batched;                /* files run in worker processes (cli/batch.h) */
 };
 
 /* Parse one file and do what the options say; its exit status: 0 it went
@@ -565,14 +566,140 @@ static void free_file_list(char **files, int nfiles)
 	free(files);
 }
 
+/* Set before the options are read. */
+static void options_defaults(struct options *opt)
+{
+	opt->check.unroll = 2;
+	opt->check.max_memory_mb = -1; /* the default, once -j is known */
+	opt->repair.max = 3;
+	opt->repair.max_checks = 2000;
+	repair_costs_default(&opt->repair.costs);
+}
+
+/* The files to handle: those of the command line (from argv[first_file])
+ * and of --files-from, this shard's only.  NULL, said on stderr, when
+ * there are none or the list cannot be read (exit status 2). */
+static char **input_files(const struct options *opt, int argc, char **argv,
+			  int first_file, int *n)
+{
+	char **files = file_list(argv + first_file, argc - first_file, opt->files_from, n);
+	if (!files)
+		return NULL;
+	if (*n == 0) {
+		fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
+		free_file_list(files, *n);
+		return NULL;
+	}
+	/* --shard: this shard's files only (possibly none: nothing to do) */
+	*n = shard_filter(&opt->shard, files, *n);
+	return files;
+}
+
+/* --model-diff A B: its exit status. */
+static int main_model_diff(const struct options *opt, int argc, char **argv,
+			   int first_file)
+{
+	if (opt->model_dir || opt->check.model_conf || opt->dump_ir || opt->to_c || opt->kmod_dir ||
+	    opt->batch.jobs > 1 || opt->batch.times_path || opt->check.picture) {
+		fprintf(stderr, "lkmmc: --model-diff takes its two models alone (no --model, -conf, --dump-ir, --to-c, --kmod, -j, --times, --dot/--svg)\n");
+		return 2;
+	}
+	int n = 0;
+	char **files = input_files(opt, argc, argv, first_file, &n);
+	if (!files)
+		return 2;
+	int st = model_diff(&opt->check, opt->diff_dirs[0], opt->diff_dirs[1],
+			    opt->check.unroll_auto ? opt->check.unroll_auto : opt->check.unroll,
+			    n, files, stdout, stderr);
+	free_file_list(files, n);
+	return st;
+}
+
+/* The model: --model DIR, or the files a -conf names when they are not
+ * Linux 6.1's (cli/herd7opts.c); NULL for the built-in one, or, said on
+ * stderr, when it cannot be read (*ok 0). */
+static struct cat_model *load_model(struct options *opt, int *ok)
+{
+	*ok = 1;
+	if (!opt->model_dir && !opt->check.model_conf)
+		return NULL;
+	struct diag d = {0};
+	struct cat_model *model = cat_model_load(opt->model_dir,
+		opt->model_dir ? NULL : opt->check.model_conf, &d);
+	if (!model) {
+		diag_print(&d, stderr);
+		*ok = 0;
+	}
+	opt->check.model = model;
+	return model;
+}
+
+/* The front end, the module generator (--kmod) and the checker of a run,
+ * and the batch options that follow from them; 0, said on stderr, when
+ * the module folder cannot be made (run->fe is still to be freed). */
+static int run_open(struct run *run, struct options *opt,
+		    const struct cat_model *model, int nfiles)
+{
+	run->opt = opt;
+	run->fe = frontend_new();
+	frontend_set_cargs(run->fe, opt->cargs, opt->ncargs);
+	if (model && cat_model_macros(model)) /* the model's .def */
+		frontend_set_macros(run->fe, cat_model_macros(model));
+	/* Helpers recurse as deep as loops may run: under --unroll auto:L,
+	 * up to L (recursion is inlined once, before any bound is tried). */
+	frontend_set_unroll(run->fe, opt->check.unroll_auto ? opt->check.unroll_auto
+				      : opt->check.unroll);
+	if (opt->kmod_dir) {
+		struct kmod_options ko = {opt->kmod_iters ? opt->kmod_iters : 1000000,
+					  opt->check.unroll};
+		struct diag d = {0};
+		run->kmod = kmod_batch_new(opt->kmod_dir, &ko, &d);
+		if (!run->kmod) {
+			diag_print(&d, stderr);
+			return 0;
+		}
+	}
+	int checking = !(opt->dump_ir || opt->to_c || run->kmod);
+	/* --timeout is kept even where Z3 cannot be interrupted (it takes in
+	 * a big encoding in one go): each test runs in a worker process that
+	 * is killed a little past the limit, after the checker's own
+	 * deadline has had its chance to end the test with the answer so far. */
+	if (opt->check.timeout_ms && checking)
+		opt->batch.kill_after = opt->check.timeout_ms / 1000.0 * 1.05;
+	run->batched = opt->batch.jobs > 1 || opt->batch.times_path || opt->batch.kill_after > 0;
+	if (opt->check.max_memory_mb < 0)
+		opt->check.max_memory_mb = memwatch_default_mb(opt->batch.jobs);
+	/* a worker ended by the memory limit loses only its test */
+	opt->check.memory_exit = run->batched ? MEMWATCH_EXIT : 1;
+	opt->batch.max_memory_mb = opt->check.max_memory_mb;
+	run->checker = checking ? checker_new(&opt->check) : NULL;
+	if (run->batched) {
+		if (opt->batch.jobs < 1)
+			opt->batch.jobs = 1;
+		if (!opt->batch.progress && nfiles >= 20 && isatty(2))
+			opt->batch.progress = 1;
+		if (opt->json)
+			opt->batch.lost = lost_file;
+	}
+	return 1;
+}
+
+/* Handle the files, in worker processes when batched; the exit status. */
+static int run_files(struct run *run, struct options *opt, char **files,
+		     int nfiles)
+{
+	if (run->batched)
+		return batch_run(&opt->batch, nfiles, files, run_file, run);
+	int status = 0;
+	for (int i = 0; i < nfiles; i++)
+		status = batch_status_combine(status, run_file(run, files[i], stdout, stderr));
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt = {0};
-	opt.check.unroll = 2;
-	opt.check.max_memory_mb = -1; /* the default, once -j is known */
-	opt.repair.max = 3;
-	opt.repair.max_checks = 2000;
-	repair_costs_default(&opt.repair.costs);
+	options_defaults(&opt);
 	int first_file;
 	enum parsed parsed = parse_options(argc, argv, &opt, &first_file);
 	herd7_dirs_free(&opt.herd7_dirs); /* only -conf needed them */
@@ -588,103 +715,20 @@ int main(int argc, char **argv)
 		printf("lkmmc %s\n", LKMMC_VERSION);
 		return 0;
 	}
-	if (opt.diff_dirs[0]) {
-		if (opt.model_dir || opt.check.model_conf || opt.dump_ir || opt.to_c || opt.kmod_dir ||
-		    opt.batch.jobs > 1 || opt.batch.times_path || opt.check.picture) {
-			fprintf(stderr, "lkmmc: --model-diff takes its two models alone (no --model, -conf, --dump-ir, --to-c, --kmod, -j, --times, --dot/--svg)\n");
-			return 2;
-		}
-		int n = 0;
-		char **files = file_list(argv + first_file, argc - first_file, opt.files_from, &n);
-		if (!files)
-			return 2;
-		if (n == 0) {
-			fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
-			free_file_list(files, n);
-			return 2;
-		}
-		n = shard_filter(&opt.shard, files, n);
-		int st = model_diff(&opt.check, opt.diff_dirs[0], opt.diff_dirs[1],
-				    opt.check.unroll_auto ? opt.check.unroll_auto : opt.check.unroll,
-				    n, files, stdout, stderr);
-		free_file_list(files, n);
-		return st;
-	}
-	/* The model: --model DIR, or the files a -conf names when they are
-	 * not Linux 6.1's (cli/herd7opts.c); otherwise the built-in one. */
-	struct cat_model *model = NULL;
-	if (opt.model_dir || opt.check.model_conf) {
-		struct diag d = {0};
-		model = cat_model_load(opt.model_dir, opt.model_dir ? NULL : opt.check.model_conf, &d);
-		if (!model) {
-			diag_print(&d, stderr);
-			return 1;
-		}
-		opt.check.model = model;
-	}
-	int nargs = argc - first_file, nfiles = 0;
-	char **files = file_list(argv + first_file, nargs, opt.files_from, &nfiles);
+	if (opt.diff_dirs[0])
+		return main_model_diff(&opt, argc, argv, first_file);
+	int ok, nfiles = 0, status = 1;
+	struct cat_model *model = load_model(&opt, &ok);
+	if (!ok)
+		return 1;
+	char **files = input_files(&opt, argc, argv, first_file, &nfiles);
 	if (!files) {
 		cat_model_free(model);
 		return 2;
 	}
-	if (nfiles == 0) {
-		fprintf(stderr, "lkmmc: no litmus file given (try --help)\n");
-		free_file_list(files, nfiles);
-		cat_model_free(model);
-		return 2;
-	}
-	/* --shard: this shard's files only (possibly none: nothing to do) */
-	nfiles = shard_filter(&opt.shard, files, nfiles);
-
-	struct run run = {.opt = &opt, .fe = frontend_new()};
-	frontend_set_cargs(run.fe, opt.cargs, opt.ncargs);
-	if (model && cat_model_macros(model)) /* the model's .def */
-		frontend_set_macros(run.fe, cat_model_macros(model));
-	/* Helpers recurse as deep as loops may run: under --unroll auto:L,
-	 * up to L (recursion is inlined once, before any bound is tried). */
-	frontend_set_unroll(run.fe, opt.check.unroll_auto ? opt.check.unroll_auto
-				     : opt.check.unroll);
-	if (opt.kmod_dir) {
-		struct kmod_options ko = {opt.kmod_iters ? opt.kmod_iters : 1000000,
-					  opt.check.unroll};
-		struct diag d = {0};
-		run.kmod = kmod_batch_new(opt.kmod_dir, &ko, &d);
-		if (!run.kmod) {
-			diag_print(&d, stderr);
-			frontend_free(run.fe);
-			free_file_list(files, nfiles);
-			cat_model_free(model);
-			return 1;
-		}
-	}
-	int checking = !(opt.dump_ir || opt.to_c || run.kmod);
-	/* --timeout is kept even where Z3 cannot be interrupted (it takes in
-	 * a big encoding in one go): each test runs in a worker process that
-	 * is killed a little past the limit, after the checker's own
-	 * deadline has had its chance to end the test with the answer so far. */
-	if (opt.check.timeout_ms && checking)
-		opt.batch.kill_after = opt.check.timeout_ms / 1000.0 * 1.05;
-	int batched = opt.batch.jobs > 1 || opt.batch.times_path || opt.batch.kill_after > 0;
-	if (opt.check.max_memory_mb < 0)
-		opt.check.max_memory_mb = memwatch_default_mb(opt.batch.jobs);
-	/* a worker ended by the memory limit loses only its test */
-	opt.check.memory_exit = batched ? MEMWATCH_EXIT : 1;
-	opt.batch.max_memory_mb = opt.check.max_memory_mb;
-	run.checker = checking ? checker_new(&opt.check) : NULL;
-	int status = 0;
-	if (batched) {
-		if (opt.batch.jobs < 1)
-			opt.batch.jobs = 1;
-		if (!opt.batch.progress && nfiles >= 20 && isatty(2))
-			opt.batch.progress = 1;
-		if (opt.json)
-			opt.batch.lost = lost_file;
-		status = batch_run(&opt.batch, nfiles, files, run_file, &run);
-	} else {
-		for (int i = 0; i < nfiles; i++)
-			status = batch_status_combine(status, run_file(&run, files[i], stdout, stderr));
-	}
+	struct run run = {0};
+	if (run_open(&run, &opt, model, nfiles))
+		status = run_files(&run, &opt, files, nfiles);
 	free_file_list(files, nfiles);
 	checker_free(run.checker);
 	kmod_batch_free(run.kmod);
