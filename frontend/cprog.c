@@ -26,6 +26,8 @@
  * Anything else in main is a located error, as are the constructs the
  * model does not have (mutexes, malloc, address-taken locals).
  *
+ * This file reads main and the translation unit; the globals are read by
+ * cprog_global.c, main's final asserts by cprog_cond.c (cprog_int.h).
  * It does not lower thread code (clower*.c does), lay out structs
  * (layout.c), nor check or print the answer (solver/check.c).
  */
@@ -41,60 +43,16 @@
 #include "common/strbuf.h"
 #include "common/xalloc.h"
 #include "cparse.h"
+#include "cprog_int.h"
 #include "ctu.h"
 #include "fe.h"
 #include "kapi.h"
 
 /* Where the built-in headers are, for libclang only (never on disk). */
 #define VINCLUDE "/lkmmc-virtual/include"
-/* At most this many threads, and iterations of a loop in main. */
-#define MAX_THREADS 64
-
-/* One thread main starts. */
-struct spawn {
-	CXCursor fn;          /* its function's definition */
-	struct ir_expr *arg;  /* the argument: constant or address */
-	const char *label;    /* "fn(arg)" for messages */
-};
-
-/* A pthread_t handle ("t", "t[2]") and the thread it started. */
-struct handle {
-	const char *key; /* the handle's name and index */
-	int tid;         /* the thread */
-	int joined;      /* 1 once joined */
-};
-
-/* Where main is. */
-enum phase {
-	PH_INIT,  /* before the first pthread_create: initial stores */
-	PH_SPAWN, /* creating threads */
-	PH_JOIN,  /* joining them (and asserting on the end state) */
-};
-
-/* The state of reading one program. */
-struct cprog {
-	struct ctu *t;                  /* the TU */
-	struct fe *fe;                  /* the parse */
-	struct lw w;                    /* main's lowering (its values) */
-	struct frame fr;                /* main's frame: loop indices */
-	struct fe_proc mainp;           /* main as a process, for positions */
-	struct spawn th[MAX_THREADS];   /* threads in creation order */
-	int nth;                        /* how many */
-	struct handle h[MAX_THREADS];   /* handles */
-	int nh;                         /* how many */
-	enum phase phase;               /* where main is */
-	struct ir_final_assert *as;     /* final asserts */
-	int nas, ascap;                 /* count, room */
-	int exits[MAX_THREADS];         /* per thread: 1 + the register its
-					 * abort()/exit() sets, 0: none */
-};
-
 /* --- small tools ------------------------------------------------------ */
 
-/* Record an error at cursor c; returns 0. */
-static int err_at(struct cprog *pc, CXCursor c, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int err_at(struct cprog *pc, CXCursor c, const char *fmt, ...)
+int cprog_err_at(struct cprog *pc, CXCursor c, const char *fmt, ...)
 {
 	char msg[900];
 	va_list ap;
@@ -157,7 +115,7 @@ static int fold(const struct ir_expr *e, long *v)
 /* The value of expression c in main, without any access: a constant or
  * a global's address, into *out.  0 (no error recorded) when it is not
  * one; -1 when lowering it failed (error recorded). */
-static int main_value(struct cprog *pc, CXCursor c, struct ir_value *out)
+int cprog_main_value(struct cprog *pc, CXCursor c, struct ir_value *out)
 {
 	struct bb b = {0};
 	struct ir_expr *e = cl_rv(&pc->w, c, &b);
@@ -202,20 +160,20 @@ static void set_local(struct cprog *pc, CXCursor decl, long v, CXCursor at)
 }
 
 /* The called function's name of call c. */
-static char *callee(struct cprog *pc, CXCursor c)
+char *cprog_callee(struct cprog *pc, CXCursor c)
 {
 	return cl_spell(&pc->w, c);
 }
 
 /* Is the type spelled ty a pthread handle (or an array of them)? */
-static int is_handle_type(const char *ty)
+int cprog_is_handle_type(const char *ty)
 {
 	return (strstr(ty, "pthread_t") && !strstr(ty, "pthread_t *")) ||
 	       strstr(ty, "pthread_attr_t");
 }
 
 /* The spelling of c's type. */
-static char *type_of(struct cprog *pc, CXCursor c)
+char *cprog_type_of(struct cprog *pc, CXCursor c)
 {
 	CXString s = clang_getTypeSpelling(clang_getCursorType(c));
 	char *r = arena_strdup(pc->fe->arena, clang_getCString(s));
@@ -239,127 +197,6 @@ static int in_builtin(CXCursor c)
 	return r;
 }
 
-/* The initialiser of VarDecl v, if any. */
-static int var_init(struct cprog *pc, CXCursor v, CXCursor *init)
-{
-	CXCursor *k;
-	int n = ctu_kids(pc->t, v, &k);
-	for (int i = n - 1; i >= 0; i--)
-		if (clang_isExpression(clang_getCursorKind(k[i]))) {
-			*init = k[i];
-			return 1;
-		}
-	return 0;
-}
-
-/* Set the initial value of location l from expression e. */
-static int init_loc(struct cprog *pc, int l, CXCursor e, const char *name)
-{
-	struct ir_value v;
-	int r = main_value(pc, e, &v);
-	if (r < 0)
-		return 0;
-	if (r == 0)
-		return err_at(pc, e, "the initial value of '%s' must be a "
-			      "constant or the address of a global", name);
-	struct ir_location *loc = &pc->fe->prog->locs[l];
-	if (v.kind == IR_VAL_INT && v.num == 0)
-		return 1;
-	if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU ||
-	    pc->fe->locx[l].is_object)
-		return err_at(pc, e, "'%s' is %s and cannot be given an "
-			      "initial value", name, fe_kind_name(loc->kind));
-	loc->init = v;
-	pc->fe->locx[l].has_init = 1;
-	if (loc->kind == IR_LOC_INT && v.kind == IR_VAL_LOC)
-		loc->kind = IR_LOC_PTR;
-	return 1;
-}
-
-/* Declare the file-scope variable v as a shared location. */
-static int declare_global(struct cprog *pc, CXCursor v)
-{
-	struct fe *fe = pc->fe;
-	char *name = cl_spell(&pc->w, v);
-	char *ty = type_of(pc, v);
-	size_t off = cl_lit(&pc->w, cl_vfile_off(pc->t, clang_getCursorLocation(v)));
-	if (is_handle_type(ty))
-		return 1; /* a pthread_t: main's business */
-	if (strstr(ty, "pthread_mutex_t") || strstr(ty, "pthread_cond_t"))
-		return err_at(pc, v, "'%s' is a %s: pthread mutexes and "
-			      "condition variables are not supported; use a "
-			      "spinlock_t with spin_lock()/spin_unlock() from "
-			      "<lkmm.h>", name, ty);
-	CXType ct = clang_getCanonicalType(clang_getCursorType(v));
-	CXCursor init;
-	int has_init = var_init(pc, v, &init);
-	if (ct.kind == CXType_Pointer &&
-	    clang_getCanonicalType(clang_getPointeeType(ct)).kind ==
-	    CXType_FunctionProto)
-		return err_at(pc, v, "'%s' is a function pointer: function "
-			      "pointers are not supported; name the function "
-			      "where it is called", name);
-	if (ct.kind == CXType_ConstantArray) {
-		CXType et = clang_getArrayElementType(clang_getCursorType(v));
-		CXString es = clang_getTypeSpelling(et);
-		char *ety = arena_strdup(fe->arena, clang_getCString(es));
-		clang_disposeString(es);
-		long n = clang_getNumElements(ct);
-		if (clang_getCanonicalType(et).kind == CXType_ConstantArray)
-			return err_at(pc, v, "'%s': arrays of arrays are not "
-				      "supported; nest arrays in structs", name);
-		if (n < 1 || n > 64)
-			return err_at(pc, v, "array '%s' must have 1 to 64 "
-				      "elements", name);
-		if (fe_type_kind(ety) < 0 && !fe_is_struct_type(ety)) {
-			CXString cs = clang_getTypeSpelling(clang_getCanonicalType(et));
-			ety = arena_strdup(fe->arena, clang_getCString(cs));
-			clang_disposeString(cs);
-		}
-		if (fe_array_declare(fe, name, ety, n, off) < 0)
-			return 0;
-		if (!has_init)
-			return 1;
-		CXCursor *k;
-		int nk = clang_getCursorKind(init) == CXCursor_InitListExpr
-			? ctu_kids(pc->t, init, &k) : -1;
-		if (nk < 0)
-			return err_at(pc, init, "initialise array '%s' with "
-				      "{ v0, v1, ... }", name);
-		for (int i = 0; i < nk && i < n; i++) {
-			char *en = arena_printf(fe->arena, "%s[%d]", name, i);
-			if (!init_loc(pc, ir_find_loc(fe->prog, en), k[i], en))
-				return 0;
-		}
-		return 1;
-	}
-	if (ct.kind == CXType_Record) {
-		CXString cs = clang_getTypeSpelling(ct);
-		char *cty = arena_strdup(fe->arena, clang_getCString(cs));
-		clang_disposeString(cs);
-		if (fe_type_kind(cty) == IR_LOC_SRCU)
-			return fe_loc_declare(fe, name, cty, off) >= 0;
-		if (strncmp(cty, "struct ", 7) != 0 || strchr(cty, '('))
-			return err_at(pc, v, "'%s' has type %s: only named "
-				      "structs are supported (no unions, no "
-				      "anonymous structs)", name, ty);
-		if (has_init)
-			return err_at(pc, init, "struct '%s' cannot have an "
-				      "initialiser: set its fields in main "
-				      "before the first pthread_create", name);
-		return fe_loc_declare(fe, name, cty, off) >= 0;
-	}
-	if (fe_type_kind(ty) < 0) {
-		CXString cs = clang_getTypeSpelling(ct);
-		ty = arena_strdup(fe->arena, clang_getCString(cs));
-		clang_disposeString(cs);
-	}
-	int l = fe_loc_declare(fe, name, ty, off);
-	if (l < 0)
-		return 0;
-	return !has_init || init_loc(pc, l, init, name);
-}
-
 /* --- main --------------------------------------------------------------- */
 
 static int main_stmt(struct cprog *pc, CXCursor c);
@@ -376,7 +213,7 @@ static const char *handle_key(struct cprog *pc, CXCursor e, const char *what)
 	    cl_expr_kids(&pc->w, x, kid, 2) == 2 &&
 	    clang_getCursorKind(cl_strip(&pc->w, kid[0])) == CXCursor_DeclRefExpr) {
 		struct ir_value v;
-		int r = main_value(pc, kid[1], &v);
+		int r = cprog_main_value(pc, kid[1], &v);
 		if (r < 0)
 			return NULL;
 		if (r > 0 && v.kind == IR_VAL_INT)
@@ -384,7 +221,7 @@ static const char *handle_key(struct cprog *pc, CXCursor e, const char *what)
 					    cl_spell(&pc->w, cl_strip(&pc->w, kid[0])),
 					    v.num);
 	}
-	err_at(pc, e, "%s names a pthread_t variable or array element "
+	cprog_err_at(pc, e, "%s names a pthread_t variable or array element "
 	       "(t, t[i] with a constant or loop index)", what);
 	return NULL;
 }
@@ -393,7 +230,7 @@ static const char *handle_key(struct cprog *pc, CXCursor e, const char *what)
 static int is_null(struct cprog *pc, CXCursor e)
 {
 	struct ir_value v;
-	return main_value(pc, e, &v) > 0 && v.kind == IR_VAL_INT && v.num == 0;
+	return cprog_main_value(pc, e, &v) > 0 && v.kind == IR_VAL_INT && v.num == 0;
 }
 
 static int do_create(struct cprog *pc, CXCursor c)
@@ -402,7 +239,7 @@ static int do_create(struct cprog *pc, CXCursor c)
 	for (unsigned i = 0; i < 4; i++)
 		a[i] = clang_Cursor_getArgument(c, i);
 	if (pc->phase == PH_JOIN)
-		return err_at(pc, c, "pthread_create after a pthread_join: lkmmc "
+		return cprog_err_at(pc, c, "pthread_create after a pthread_join: lkmmc "
 			      "starts every thread together; create all threads "
 			      "before the first join");
 	pc->phase = PH_SPAWN;
@@ -410,7 +247,7 @@ static int do_create(struct cprog *pc, CXCursor c)
 	struct opform f;
 	cl_opform(&pc->w, addr, &f);
 	if (f.nkids != 1 || strcmp(f.op, "&") != 0)
-		return err_at(pc, a[0], "pthread_create's first argument must be "
+		return cprog_err_at(pc, a[0], "pthread_create's first argument must be "
 			      "&t or &t[i] for a pthread_t t");
 	const char *key = handle_key(pc, f.kid[0], "pthread_create's first argument");
 	if (!key)
@@ -418,37 +255,37 @@ static int do_create(struct cprog *pc, CXCursor c)
 	struct opform fa;
 	cl_opform(&pc->w, cl_strip(&pc->w, a[1]), &fa);
 	if (fa.nkids || !is_null(pc, a[1]))
-		return err_at(pc, a[1], "thread attributes are not supported: "
+		return cprog_err_at(pc, a[1], "thread attributes are not supported: "
 			      "pass NULL");
 	CXCursor fe = cl_strip(&pc->w, a[2]);
 	CXCursor fd = clang_getCursorReferenced(fe);
 	CXCursor def = clang_getCursorDefinition(fd);
 	if (clang_getCursorKind(fe) != CXCursor_DeclRefExpr ||
 	    clang_getCursorKind(fd) != CXCursor_FunctionDecl)
-		return err_at(pc, a[2], "pthread_create's third argument must "
+		return cprog_err_at(pc, a[2], "pthread_create's third argument must "
 			      "name a function of the program (function "
 			      "pointers in variables are not supported)");
 	char *fname = cl_spell(&pc->w, fd);
 	if (clang_getCursorKind(def) != CXCursor_FunctionDecl)
-		return err_at(pc, a[2], "thread function '%s' is declared but "
+		return cprog_err_at(pc, a[2], "thread function '%s' is declared but "
 			      "not defined in the program", fname);
 	CXType rt = clang_getCanonicalType(clang_getCursorResultType(def));
 	int np = clang_Cursor_getNumArguments(def);
 	CXType pt = np == 1 ? clang_getCanonicalType(clang_getArgType(
 		clang_getCursorType(def), 0)) : rt;
 	if (rt.kind != CXType_Pointer || np > 1 || pt.kind != CXType_Pointer)
-		return err_at(pc, a[2], "thread function '%s' must have the "
+		return cprog_err_at(pc, a[2], "thread function '%s' must have the "
 			      "signature void *%s(void *arg)", fname, fname);
 	struct ir_value v;
-	int r = main_value(pc, a[3], &v);
+	int r = cprog_main_value(pc, a[3], &v);
 	if (r < 0)
 		return 0;
 	if (r == 0)
-		return err_at(pc, a[3], "the argument of a thread must be a "
+		return cprog_err_at(pc, a[3], "the argument of a thread must be a "
 			      "constant, a loop index (cast to void *) or the "
 			      "address of a global");
 	if (pc->nth == MAX_THREADS)
-		return err_at(pc, c, "more than %d threads", MAX_THREADS);
+		return cprog_err_at(pc, c, "more than %d threads", MAX_THREADS);
 	struct spawn *s = &pc->th[pc->nth];
 	s->fn = def;
 	s->arg = cl_mk(&pc->w, v.kind == IR_VAL_LOC ? IR_E_LOC : IR_E_CONST,
@@ -464,7 +301,7 @@ static int do_create(struct cprog *pc, CXCursor c)
 		if (strcmp(pc->h[i].key, key) == 0)
 			break;
 	if (i < pc->nh && !pc->h[i].joined)
-		return err_at(pc, a[0], "handle %s already holds a running "
+		return cprog_err_at(pc, a[0], "handle %s already holds a running "
 			      "thread: use one pthread_t per thread", key);
 	if (i == pc->nh)
 		pc->nh++;
@@ -482,231 +319,19 @@ static int do_join(struct cprog *pc, CXCursor c)
 	if (!key)
 		return 0;
 	if (!is_null(pc, a1))
-		return err_at(pc, a1, "a thread's return value is not "
+		return cprog_err_at(pc, a1, "a thread's return value is not "
 			      "supported: pass NULL");
 	for (int i = 0; i < pc->nh; i++) {
 		if (strcmp(pc->h[i].key, key) != 0)
 			continue;
 		if (pc->h[i].joined)
-			return err_at(pc, a0, "thread %s is joined twice", key);
+			return cprog_err_at(pc, a0, "thread %s is joined twice", key);
 		pc->h[i].joined = 1;
 		pc->phase = PH_JOIN;
 		return 1;
 	}
-	return err_at(pc, a0, "pthread_join(%s): no pthread_create started "
+	return cprog_err_at(pc, a0, "pthread_join(%s): no pthread_create started "
 		      "a thread in %s", key, key);
-}
-
-/* --- final asserts ------------------------------------------------------ */
-
-static struct ir_cond *cond_new(struct cprog *pc, enum ir_cond_kind k,
-				struct ir_pos pos)
-{
-	struct ir_cond *n = arena_alloc(pc->fe->arena, sizeof *n);
-	memset(n, 0, sizeof *n);
-	n->kind = k;
-	n->pos = pos;
-	return n;
-}
-
-static struct ir_cond *cond_node(struct cprog *pc, enum ir_cond_kind k,
-				 CXCursor at)
-{
-	return cond_new(pc, k, cl_src_of(&pc->w, at).pos);
-}
-
-/* The location a final assert observes in e (a global, a field or
- * element, READ_ONCE(x), atomic_read(&v), ...); -1 when e is none. */
-static int observed(struct cprog *pc, CXCursor e)
-{
-	CXCursor x = cl_strip(&pc->w, e);
-	enum CXCursorKind k = clang_getCursorKind(x);
-	struct ir_expr *a = NULL;
-	struct bb b = {0};
-	int l = cl_global_loc(&pc->w, x);
-	if (l >= 0)
-		return pc->fe->locx[l].is_object ? -1 : l;
-	if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
-		a = cl_lv_addr(&pc->w, x, &b);
-	} else if (k == CXCursor_CallExpr) {
-		const struct kapi *kp = kapi_find(NULL, callee(pc, x));
-		if (!kp || kp->kind != K_LOAD || clang_Cursor_getNumArguments(x) != 1)
-			return -1;
-		CXCursor arg = clang_Cursor_getArgument(x, 0);
-		a = kp->addr_lvalue ? cl_lv_addr(&pc->w, arg, &b)
-				    : cl_rv(&pc->w, arg, &b);
-	}
-	int n = b.n;
-	if (!a || n || a->kind != IR_E_LOC)
-		return -1;
-	return pc->fe->locx[a->loc].is_object ? -1 : a->loc;
-}
-
-static struct ir_cond *to_cond(struct cprog *pc, CXCursor e);
-
-/* What a final assert may say, for the error when it says something else. */
-#define FINAL_ACCEPTS "constants, globals (x, s.f, a[1], READ_ONCE(x), " \
-	"atomic_read(&v)), + - *, comparisons, !, && and ||"
-
-/* e over the globals' final values (ir.h, IR_C_EXPR); NULL (error
- * recorded at the part that is none) when it is not such an expression. */
-static struct ir_expr *final_expr(struct cprog *pc, CXCursor e)
-{
-	CXCursor x = cl_strip(&pc->w, e);
-	struct src s = cl_src_of(&pc->w, x);
-	struct opform f;
-	enum ir_binop op;
-	int l = observed(pc, x);
-	if (pc->fe->d->set)
-		return NULL;
-	if (l >= 0) {
-		struct ir_expr *r = cl_mk(&pc->w, IR_E_LOC, s.pos);
-		r->loc = l;
-		return r;
-	}
-	cl_opform(&pc->w, x, &f);
-	if (f.nkids == 1 && !f.postfix && !f.op[1] && strchr("!-+", f.op[0])) {
-		struct ir_expr *a = final_expr(pc, f.kid[0]);
-		if (!a || f.op[0] == '+')
-			return a;
-		return cl_mk_un(&pc->w, f.op[0] == '!' ? IR_LNOT : IR_NEG, a);
-	}
-	if (f.nkids == 2 && cl_binop_of(f.op, &op) && op != IR_DIV &&
-	    op != IR_MOD && (op < IR_BAND || op > IR_SHR)) {
-		struct ir_expr *a = final_expr(pc, f.kid[0]);
-		struct ir_expr *b = a ? final_expr(pc, f.kid[1]) : NULL;
-		return b ? cl_mk_bin(&pc->w, op, a, b) : NULL;
-	}
-	struct ir_value v;
-	int got = f.nkids ? 0 : main_value(pc, x, &v);
-	if (got > 0 && v.kind == IR_VAL_INT)
-		return cl_mk_const(&pc->w, v.num, s.pos);
-	if (got >= 0 && !pc->fe->d->set)
-		err_at(pc, x, "an assert after the joins is a condition over the "
-		       "globals' final values (" FINAL_ACCEPTS "): '%s' is not "
-		       "one", s.text);
-	return NULL;
-}
-
-/* The whole of e as a C condition over final values. */
-static struct ir_cond *expr_cond(struct cprog *pc, CXCursor e)
-{
-	struct ir_expr *x = final_expr(pc, e);
-	if (!x)
-		return NULL;
-	struct ir_cond *n = cond_node(pc, IR_C_EXPR, e);
-	n->expr = x;
-	n->text = cl_src_of(&pc->w, e).text;
-	return n;
-}
-
-/* l == r (or !=: negated by the caller). */
-static struct ir_cond *compare(struct cprog *pc, CXCursor at, CXCursor l,
-			       CXCursor r)
-{
-	int ol = observed(pc, l), or = observed(pc, r);
-	if (pc->fe->d->set)
-		return NULL;
-	struct ir_value v;
-	struct ir_cond *n = cond_node(pc, IR_C_ATOM, at);
-	if (ol >= 0 && or >= 0) {
-		n->lhs.thread = -1;
-		n->lhs.index = ol;
-		n->rhs_is_obs = 1;
-		n->rhs_obs.thread = -1;
-		n->rhs_obs.index = or;
-		return n;
-	}
-	if (ol < 0) {
-		CXCursor t = l;
-		l = r;
-		r = t;
-		ol = or;
-	}
-	int got = ol >= 0 ? main_value(pc, r, &v) : 0;
-	if (got < 0)
-		return NULL;
-	if (ol < 0 || got == 0)
-		return expr_cond(pc, at); /* x + y == 2, ... */
-	n->lhs.thread = -1;
-	n->lhs.index = ol;
-	n->rhs = v;
-	return n;
-}
-
-/* The final-state condition an assert's argument e states. */
-static struct ir_cond *to_cond(struct cprog *pc, CXCursor e)
-{
-	CXCursor x = cl_strip(&pc->w, e);
-	struct opform f;
-	struct ir_cond *n;
-	CXEvalResult ev = clang_getCursorKind(x) == CXCursor_IntegerLiteral
-		? clang_Cursor_Evaluate(x) : NULL;
-	if (ev) {
-		long v = (long)clang_EvalResult_getAsLongLong(ev);
-		clang_EvalResult_dispose(ev);
-		return cond_node(pc, v ? IR_C_TRUE : IR_C_FALSE, x);
-	}
-	cl_opform(&pc->w, x, &f);
-	if (f.nkids == 1 && strcmp(f.op, "!") == 0) {
-		n = cond_node(pc, IR_C_NOT, x);
-		n->a = to_cond(pc, f.kid[0]);
-		return n->a ? n : NULL;
-	}
-	if (f.nkids == 2 && (strcmp(f.op, "&&") == 0 || strcmp(f.op, "||") == 0)) {
-		n = cond_node(pc, f.op[0] == '&' ? IR_C_AND : IR_C_OR, x);
-		n->a = to_cond(pc, f.kid[0]);
-		n->b = n->a ? to_cond(pc, f.kid[1]) : NULL;
-		return n->b ? n : NULL;
-	}
-	if (f.nkids == 2 && strcmp(f.op, "==") == 0)
-		return compare(pc, x, f.kid[0], f.kid[1]);
-	if (f.nkids == 2 && strcmp(f.op, "!=") == 0) {
-		n = cond_node(pc, IR_C_NOT, x);
-		n->a = compare(pc, x, f.kid[0], f.kid[1]);
-		return n->a ? n : NULL;
-	}
-	int l = f.nkids ? -1 : observed(pc, x);
-	if (l >= 0) {
-		/* x alone: x != 0 */
-		struct ir_cond *a = cond_node(pc, IR_C_ATOM, x);
-		a->lhs.thread = -1;
-		a->lhs.index = l;
-		n = cond_node(pc, IR_C_NOT, x);
-		n->a = a;
-		return n;
-	}
-	if (pc->fe->d->set)
-		return NULL;
-	return expr_cond(pc, x); /* x < 2, x + y, ... */
-}
-
-static int do_assert(struct cprog *pc, CXCursor c, const struct kapi *k)
-{
-	int all = pc->nth > 0;
-	for (int i = 0; i < pc->nh; i++)
-		all &= pc->h[i].joined;
-	if (pc->phase != PH_JOIN || !all)
-		return err_at(pc, c, "%s in main before every thread is joined: "
-			      "main's asserts are checked on the final state; "
-			      "join all threads first, or move it into a thread",
-			      k->name);
-	struct ir_cond *cnd = to_cond(pc, clang_Cursor_getArgument(c, 0));
-	if (!cnd)
-		return 0;
-	if (k->test == IR_NE) {
-		struct ir_cond *n = cond_node(pc, IR_C_NOT, c);
-		n->a = cnd;
-		cnd = n;
-	}
-	pc->as = fe_reserve(pc->fe->arena, pc->as, sizeof *pc->as, pc->nas,
-			    &pc->ascap);
-	struct ir_final_assert *a = &pc->as[pc->nas++];
-	struct src s = cl_src_of(&pc->w, c);
-	a->cond = cnd;
-	a->pos = s.pos;
-	a->text = s.text;
-	return 1;
 }
 
 /* --- main's statements --------------------------------------------------- */
@@ -728,7 +353,7 @@ static int init_store(struct cprog *pc, CXCursor c)
 		} else if (l >= 0 && fold(in->b, &v)) {
 			val.num = v;
 		} else {
-			ok = err_at(pc, c, "main's code before the first "
+			ok = cprog_err_at(pc, c, "main's code before the first "
 				    "pthread_create makes the initial state: "
 				    "it may only store constants or addresses "
 				    "to globals (x = 1; WRITE_ONCE(x, 1); "
@@ -738,7 +363,7 @@ static int init_store(struct cprog *pc, CXCursor c)
 		}
 		struct ir_location *loc = &pc->fe->prog->locs[l];
 		if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU) {
-			ok = err_at(pc, c, "'%s' is %s and cannot be given an "
+			ok = cprog_err_at(pc, c, "'%s' is %s and cannot be given an "
 				    "initial value", loc->name,
 				    fe_kind_name(loc->kind));
 			break;
@@ -759,23 +384,23 @@ static int main_decl(struct cprog *pc, CXCursor d)
 	for (int i = 0; i < n; i++) {
 		if (clang_getCursorKind(k[i]) != CXCursor_VarDecl)
 			continue;
-		char *ty = type_of(pc, k[i]);
-		if (is_handle_type(ty))
+		char *ty = cprog_type_of(pc, k[i]);
+		if (cprog_is_handle_type(ty))
 			continue;
 		CXType ct = clang_getCanonicalType(clang_getCursorType(k[i]));
 		int integer = ct.kind >= CXType_Bool && ct.kind <= CXType_Int128;
 		if (!integer)
-			return err_at(pc, k[i], "main may declare pthread_t "
+			return cprog_err_at(pc, k[i], "main may declare pthread_t "
 				      "handles and integer loop indices only; "
 				      "make '%s' a global", cl_spell(&pc->w, k[i]));
 		long v = 0;
-		if (var_init(pc, k[i], &init)) {
+		if (cprog_var_init(pc, k[i], &init)) {
 			struct ir_value iv;
-			int r = main_value(pc, init, &iv);
+			int r = cprog_main_value(pc, init, &iv);
 			if (r < 0)
 				return 0;
 			if (r == 0 || iv.kind != IR_VAL_INT)
-				return err_at(pc, init, "a local of main must be "
+				return cprog_err_at(pc, init, "a local of main must be "
 					      "given a constant");
 			v = iv.num;
 		}
@@ -794,7 +419,7 @@ static int main_update(struct cprog *pc, CXCursor e)
 	CXCursor d = clang_getCursorReferenced(cl_strip(&pc->w, target));
 	struct binding *bd = f.nkids ? main_local(pc, d) : NULL;
 	if (!bd || bd->reg >= 0)
-		return err_at(pc, e, "a loop of main must count with one of its "
+		return cprog_err_at(pc, e, "a loop of main must count with one of its "
 			      "integer locals (i = 0; i < N; i++)");
 	long old = bd->val->num, v = 0;
 	if (f.nkids == 1 && (strcmp(f.op, "++") == 0 || strcmp(f.op, "--") == 0)) {
@@ -802,11 +427,11 @@ static int main_update(struct cprog *pc, CXCursor e)
 		return 1;
 	}
 	struct ir_value iv;
-	int r = f.nkids == 2 ? main_value(pc, f.kid[1], &iv) : 0;
+	int r = f.nkids == 2 ? cprog_main_value(pc, f.kid[1], &iv) : 0;
 	if (r < 0)
 		return 0;
 	if (r == 0 || iv.kind != IR_VAL_INT)
-		return err_at(pc, e, "a loop of main must count by constants");
+		return cprog_err_at(pc, e, "a loop of main must count by constants");
 	if (strcmp(f.op, "=") == 0)
 		v = iv.num;
 	else if (strcmp(f.op, "+=") == 0)
@@ -814,7 +439,7 @@ static int main_update(struct cprog *pc, CXCursor e)
 	else if (strcmp(f.op, "-=") == 0)
 		v = old - iv.num;
 	else
-		return err_at(pc, e, "a loop of main must count with =, ++, --, "
+		return cprog_err_at(pc, e, "a loop of main must count with =, ++, --, "
 			      "+= or -=");
 	set_local(pc, d, v, e);
 	return 1;
@@ -826,7 +451,7 @@ static int main_for(struct cprog *pc, CXCursor c)
 	CXCursor *k;
 	int n = ctu_kids(pc->t, c, &k);
 	if (n != 4)
-		return err_at(pc, c, "a loop in main needs its three parts "
+		return cprog_err_at(pc, c, "a loop in main needs its three parts "
 			      "(for (i = 0; i < N; i++))");
 	if (clang_getCursorKind(k[0]) == CXCursor_DeclStmt) {
 		if (!main_decl(pc, k[0]))
@@ -836,17 +461,17 @@ static int main_for(struct cprog *pc, CXCursor c)
 	}
 	for (int iter = 0;; iter++) {
 		struct ir_value v;
-		int r = main_value(pc, k[1], &v);
+		int r = cprog_main_value(pc, k[1], &v);
 		if (r < 0)
 			return 0;
 		if (r == 0 || v.kind != IR_VAL_INT)
-			return err_at(pc, k[1], "a loop in main needs a constant "
+			return cprog_err_at(pc, k[1], "a loop in main needs a constant "
 				      "bound: its condition must depend only on "
 				      "constants and the loop index");
 		if (!v.num)
 			return 1;
 		if (iter == MAX_THREADS)
-			return err_at(pc, c, "a loop in main runs more than %d "
+			return cprog_err_at(pc, c, "a loop in main runs more than %d "
 				      "times", MAX_THREADS);
 		if (!main_stmt(pc, k[3]) || !main_update(pc, k[2]))
 			return 0;
@@ -877,7 +502,7 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 	}
 	CXCursor x = cl_strip(&pc->w, c);
 	if (clang_getCursorKind(x) == CXCursor_CallExpr) {
-		char *name = callee(pc, x);
+		char *name = cprog_callee(pc, x);
 		const struct kapi *kp = kapi_find(NULL, name);
 		int nargs = clang_Cursor_getNumArguments(x);
 		if (strcmp(name, "pthread_create") == 0 && nargs == 4)
@@ -885,11 +510,11 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 		if (strcmp(name, "pthread_join") == 0 && nargs == 2)
 			return do_join(pc, x);
 		if (kp && kp->kind == K_ASSERT && nargs == 1)
-			return do_assert(pc, x, kp);
+			return cprog_assert(pc, x, kp);
 	}
 	if (pc->phase == PH_INIT && clang_isExpression(clang_getCursorKind(c)))
 		return init_store(pc, c);
-	return err_at(pc, c, "main may only initialise globals, create threads "
+	return cprog_err_at(pc, c, "main may only initialise globals, create threads "
 		      "(also in loops with a constant bound), join them and "
 		      "assert on the final state; '%s' is none of these: move "
 		      "it into a thread", cl_src_of(&pc->w, c).text);
@@ -974,27 +599,6 @@ static int lower_thread(struct cprog *pc, int k, struct fe_proc *p)
 	return ok;
 }
 
-/* A path that ends at abort() or exit() never reaches main's asserts: each
- * holds on it ("P<k>'s exit register is 1, or cond"). */
-static void exempt_exits(struct cprog *pc)
-{
-	for (int k = 0; k < pc->nth; k++) {
-		if (!pc->exits[k])
-			continue;
-		for (int i = 0; i < pc->nas; i++) {
-			struct ir_final_assert *a = &pc->as[i];
-			struct ir_cond *e = cond_new(pc, IR_C_ATOM, a->pos);
-			e->lhs.thread = k;
-			e->lhs.index = pc->exits[k] - 1;
-			e->rhs = (struct ir_value){ IR_VAL_INT, 1, 0 };
-			struct ir_cond *o = cond_new(pc, IR_C_OR, a->pos);
-			o->a = e;
-			o->b = a->cond;
-			a->cond = o;
-		}
-	}
-}
-
 /* The whole program, once libclang has parsed it. */
 static int read_program(struct cprog *pc)
 {
@@ -1010,14 +614,14 @@ static int read_program(struct cprog *pc)
 			CXCursor st = clang_getNullCursor();
 			clang_visitChildren(top[i], find_static, &st);
 			if (!clang_Cursor_isNull(st))
-				return err_at(pc, st, "static local variable '%s': "
+				return cprog_err_at(pc, st, "static local variable '%s': "
 					      "make it a global",
 					      cl_spell(&pc->w, st));
 			char *nm = cl_spell(&pc->w, top[i]);
 			if (strcmp(nm, "main") == 0)
 				mainfn = top[i];
 		}
-		if (k == CXCursor_VarDecl && !declare_global(pc, top[i]))
+		if (k == CXCursor_VarDecl && !cprog_declare_global(pc, top[i]))
 			return 0;
 	}
 	if (clang_Cursor_isNull(mainfn))
@@ -1033,7 +637,7 @@ static int read_program(struct cprog *pc)
 	if (!main_stmt(pc, mk[nm - 1]))
 		return 0;
 	if (pc->nth == 0)
-		return err_at(pc, mainfn, "main creates no thread: start the "
+		return cprog_err_at(pc, mainfn, "main creates no thread: start the "
 			      "threads with pthread_create");
 	prog->nthreads = pc->nth;
 	fe->nprocs = pc->nth;
@@ -1045,7 +649,7 @@ static int read_program(struct cprog *pc)
 		if (!lower_thread(pc, k, &fe->procs[k]))
 			return 0;
 	}
-	exempt_exits(pc);
+	cprog_exempt_exits(pc);
 	/* The final condition: forall of the asserts' conjunction. */
 	struct ir_cond *c = NULL;
 	for (int i = 0; i < pc->nas; i++) {

@@ -1,0 +1,134 @@
+/*
+ * cprog_global.c - the file-scope variables of a whole C program (see
+ * cprog.c) as the shared locations of the test: their types (ints,
+ * pointers, arrays, named structs, spinlocks, srcu_structs) and their
+ * initial values.  pthread_t handles are main's business (cprog.c); it
+ * does not read main's initial stores either.
+ */
+#include <string.h>
+
+#include "common/arena.h"
+#include "cprog_int.h"
+#include "ctu.h"
+#include "fe.h"
+
+/* The initialiser of VarDecl v, if any. */
+int cprog_var_init(struct cprog *pc, CXCursor v, CXCursor *init)
+{
+	CXCursor *k;
+	int n = ctu_kids(pc->t, v, &k);
+	for (int i = n - 1; i >= 0; i--)
+		if (clang_isExpression(clang_getCursorKind(k[i]))) {
+			*init = k[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* Set the initial value of location l from expression e. */
+static int init_loc(struct cprog *pc, int l, CXCursor e, const char *name)
+{
+	struct ir_value v;
+	int r = cprog_main_value(pc, e, &v);
+	if (r < 0)
+		return 0;
+	if (r == 0)
+		return cprog_err_at(pc, e, "the initial value of '%s' must be a "
+			      "constant or the address of a global", name);
+	struct ir_location *loc = &pc->fe->prog->locs[l];
+	if (v.kind == IR_VAL_INT && v.num == 0)
+		return 1;
+	if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU ||
+	    pc->fe->locx[l].is_object)
+		return cprog_err_at(pc, e, "'%s' is %s and cannot be given an "
+			      "initial value", name, fe_kind_name(loc->kind));
+	loc->init = v;
+	pc->fe->locx[l].has_init = 1;
+	if (loc->kind == IR_LOC_INT && v.kind == IR_VAL_LOC)
+		loc->kind = IR_LOC_PTR;
+	return 1;
+}
+
+/* Declare the file-scope variable v as a shared location. */
+int cprog_declare_global(struct cprog *pc, CXCursor v)
+{
+	struct fe *fe = pc->fe;
+	char *name = cl_spell(&pc->w, v);
+	char *ty = cprog_type_of(pc, v);
+	size_t off = cl_lit(&pc->w, cl_vfile_off(pc->t, clang_getCursorLocation(v)));
+	if (cprog_is_handle_type(ty))
+		return 1; /* a pthread_t: main's business */
+	if (strstr(ty, "pthread_mutex_t") || strstr(ty, "pthread_cond_t"))
+		return cprog_err_at(pc, v, "'%s' is a %s: pthread mutexes and "
+			      "condition variables are not supported; use a "
+			      "spinlock_t with spin_lock()/spin_unlock() from "
+			      "<lkmm.h>", name, ty);
+	CXType ct = clang_getCanonicalType(clang_getCursorType(v));
+	CXCursor init;
+	int has_init = cprog_var_init(pc, v, &init);
+	if (ct.kind == CXType_Pointer &&
+	    clang_getCanonicalType(clang_getPointeeType(ct)).kind ==
+	    CXType_FunctionProto)
+		return cprog_err_at(pc, v, "'%s' is a function pointer: function "
+			      "pointers are not supported; name the function "
+			      "where it is called", name);
+	if (ct.kind == CXType_ConstantArray) {
+		CXType et = clang_getArrayElementType(clang_getCursorType(v));
+		CXString es = clang_getTypeSpelling(et);
+		char *ety = arena_strdup(fe->arena, clang_getCString(es));
+		clang_disposeString(es);
+		long n = clang_getNumElements(ct);
+		if (clang_getCanonicalType(et).kind == CXType_ConstantArray)
+			return cprog_err_at(pc, v, "'%s': arrays of arrays are not "
+				      "supported; nest arrays in structs", name);
+		if (n < 1 || n > 64)
+			return cprog_err_at(pc, v, "array '%s' must have 1 to 64 "
+				      "elements", name);
+		if (fe_type_kind(ety) < 0 && !fe_is_struct_type(ety)) {
+			CXString cs = clang_getTypeSpelling(clang_getCanonicalType(et));
+			ety = arena_strdup(fe->arena, clang_getCString(cs));
+			clang_disposeString(cs);
+		}
+		if (fe_array_declare(fe, name, ety, n, off) < 0)
+			return 0;
+		if (!has_init)
+			return 1;
+		CXCursor *k;
+		int nk = clang_getCursorKind(init) == CXCursor_InitListExpr
+			? ctu_kids(pc->t, init, &k) : -1;
+		if (nk < 0)
+			return cprog_err_at(pc, init, "initialise array '%s' with "
+				      "{ v0, v1, ... }", name);
+		for (int i = 0; i < nk && i < n; i++) {
+			char *en = arena_printf(fe->arena, "%s[%d]", name, i);
+			if (!init_loc(pc, ir_find_loc(fe->prog, en), k[i], en))
+				return 0;
+		}
+		return 1;
+	}
+	if (ct.kind == CXType_Record) {
+		CXString cs = clang_getTypeSpelling(ct);
+		char *cty = arena_strdup(fe->arena, clang_getCString(cs));
+		clang_disposeString(cs);
+		if (fe_type_kind(cty) == IR_LOC_SRCU)
+			return fe_loc_declare(fe, name, cty, off) >= 0;
+		if (strncmp(cty, "struct ", 7) != 0 || strchr(cty, '('))
+			return cprog_err_at(pc, v, "'%s' has type %s: only named "
+				      "structs are supported (no unions, no "
+				      "anonymous structs)", name, ty);
+		if (has_init)
+			return cprog_err_at(pc, init, "struct '%s' cannot have an "
+				      "initialiser: set its fields in main "
+				      "before the first pthread_create", name);
+		return fe_loc_declare(fe, name, cty, off) >= 0;
+	}
+	if (fe_type_kind(ty) < 0) {
+		CXString cs = clang_getTypeSpelling(ct);
+		ty = arena_strdup(fe->arena, clang_getCString(cs));
+		clang_disposeString(cs);
+	}
+	int l = fe_loc_declare(fe, name, ty, off);
+	if (l < 0)
+		return 0;
+	return !has_init || init_loc(pc, l, init, name);
+}
