@@ -277,78 +277,55 @@ static int cond_load(struct lw *w, CXCursor c, const struct kapi *k,
 	return 1;
 }
 
-int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
-	    struct ir_expr **val)
+/* Call c of name, which is no kernel primitive: a helper to inline, the
+ * end of a path (abort(), exit()) or an error saying why not. */
+static int other_call(struct lw *w, CXCursor c, const char *name, struct bb *b,
+		      int dst, struct src s, struct ir_expr **val)
 {
-	char *name = cl_spell(w, c);
-	const struct kapi *k = kapi_find(w->fe->macros, name);
-	if (!k) {
-		CXCursor callee = clang_getCursorReferenced(c);
-		enum CXCursorKind ck = clang_getCursorKind(callee);
-		if (ck == CXCursor_FunctionDecl) {
-			CXCursor def = clang_getCursorDefinition(callee);
-			if (clang_getCursorKind(def) == CXCursor_FunctionDecl)
-				return inline_call(w, c, def, b, dst, s, val);
-		}
-		if (!*name || ck == CXCursor_VarDecl || ck == CXCursor_ParmDecl ||
-		    ck == CXCursor_FieldDecl)
-			return cl_err_at(w, c, "unsupported call: calls through "
-					 "function pointers are not supported; "
-					 "call a kernel primitive or a helper "
-					 "defined in the preamble");
-		if (w->t->program && (strcmp(name, "pthread_create") == 0 ||
-				      strcmp(name, "pthread_join") == 0))
-			return cl_err_at(w, c, "%s in a thread: lkmmc creates "
-					 "and joins threads in main only", name);
-		if (w->t->program && ends_path(name))
-			return exit_call(w, c, name, b);
-		static const char *const alloc[] = {
-			"kmalloc", "kzalloc", "kcalloc", "kmalloc_array",
-			"vmalloc", "vzalloc", "kvmalloc", "kmem_cache_alloc",
-			"malloc", "calloc", "realloc", "kfree", "vfree",
-			"kvfree", "free", "kfree_rcu", NULL,
-		};
-		for (int i = 0; alloc[i]; i++)
-			if (strcmp(name, alloc[i]) == 0)
-				return cl_err_at(w, c, "dynamic allocation ('%s') "
-						 "is not supported: declare the "
-						 "objects as %s", name,
-						 w->t->program ? "global variables"
-						 : "shared locations in the init "
-						 "block");
-		return cl_err_at(w, c, "unknown kernel primitive '%s' (lkmmc "
-				 "knows the macros of linux-kernel.def and "
-				 "atomic_add_unless)", name);
+	CXCursor callee = clang_getCursorReferenced(c);
+	enum CXCursorKind ck = clang_getCursorKind(callee);
+	if (ck == CXCursor_FunctionDecl) {
+		CXCursor def = clang_getCursorDefinition(callee);
+		if (clang_getCursorKind(def) == CXCursor_FunctionDecl)
+			return inline_call(w, c, def, b, dst, s, val);
 	}
-	int nargs = clang_Cursor_getNumArguments(c);
-	if (k->kind == K_COND_LOAD && nargs == 2)
-		return cond_load(w, c, k, b, dst, s, val);
-	if (nargs != k->nargs)
-		return cl_err_at(w, c, "'%s' takes %d argument%s but %d %s given",
-				 name, k->nargs, k->nargs == 1 ? "" : "s", nargs,
-				 nargs == 1 ? "is" : "are");
-	if (dst != DST_NONE && !k->returns)
-		return cl_err_at(w, c, "'%s' has no value; it cannot be used in "
-				 "an expression or assigned", name);
-	if (k->kind == K_DEF)
-		return cl_def_call(w, c, k, b, dst, s, val);
-	struct ir_expr *addr = NULL, *v[3] = { NULL, NULL, NULL };
-	int nv = 0;
-	for (int i = 0; i < nargs; i++) {
-		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
-		struct ir_expr *x = i == k->addr_arg ? address(w, arg, k, b)
-						     : cl_rv(w, arg, b);
-		if (!x)
-			return 0;
-		if (i == k->addr_arg)
-			addr = x;
-		else
-			v[nv++] = x;
-	}
-	if (k->implicit_one)
-		v[nv++] = cl_mk_const(w, 1, s.pos);
-	if (dst == DST_VALUE)
-		dst = cl_temp(w, s.pos);
+	if (!*name || ck == CXCursor_VarDecl || ck == CXCursor_ParmDecl ||
+	    ck == CXCursor_FieldDecl)
+		return cl_err_at(w, c, "unsupported call: calls through "
+				 "function pointers are not supported; "
+				 "call a kernel primitive or a helper "
+				 "defined in the preamble");
+	if (w->t->program && (strcmp(name, "pthread_create") == 0 ||
+			      strcmp(name, "pthread_join") == 0))
+		return cl_err_at(w, c, "%s in a thread: lkmmc creates "
+				 "and joins threads in main only", name);
+	if (w->t->program && ends_path(name))
+		return exit_call(w, c, name, b);
+	static const char *const alloc[] = {
+		"kmalloc", "kzalloc", "kcalloc", "kmalloc_array",
+		"vmalloc", "vzalloc", "kvmalloc", "kmem_cache_alloc",
+		"malloc", "calloc", "realloc", "kfree", "vfree",
+		"kvfree", "free", "kfree_rcu", NULL,
+	};
+	for (int i = 0; alloc[i]; i++)
+		if (strcmp(name, alloc[i]) == 0)
+			return cl_err_at(w, c, "dynamic allocation ('%s') "
+					 "is not supported: declare the "
+					 "objects as %s", name,
+					 w->t->program ? "global variables"
+					 : "shared locations in the init "
+					 "block");
+	return cl_err_at(w, c, "unknown kernel primitive '%s' (lkmmc "
+			 "knows the macros of linux-kernel.def and "
+			 "atomic_add_unless)", name);
+}
+
+/* The instructions of primitive k (not K_COND_LOAD nor K_DEF) on address
+ * addr and values v, its value (if any) into register dst. */
+static void emit_primitive(struct lw *w, struct bb *b, const struct kapi *k,
+			   struct src s, int dst, struct ir_expr *addr,
+			   struct ir_expr *const v[3])
+{
 	struct ir_instr *in;
 	switch (k->kind) {
 	case K_LOAD:
@@ -419,6 +396,45 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 	case K_DEF: /* lowered above */
 		break;
 	}
+}
+
+int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
+	    struct ir_expr **val)
+{
+	char *name = cl_spell(w, c);
+	const struct kapi *k = kapi_find(w->fe->macros, name);
+	if (!k)
+		return other_call(w, c, name, b, dst, s, val);
+	int nargs = clang_Cursor_getNumArguments(c);
+	if (k->kind == K_COND_LOAD && nargs == 2)
+		return cond_load(w, c, k, b, dst, s, val);
+	if (nargs != k->nargs)
+		return cl_err_at(w, c, "'%s' takes %d argument%s but %d %s given",
+				 name, k->nargs, k->nargs == 1 ? "" : "s", nargs,
+				 nargs == 1 ? "is" : "are");
+	if (dst != DST_NONE && !k->returns)
+		return cl_err_at(w, c, "'%s' has no value; it cannot be used in "
+				 "an expression or assigned", name);
+	if (k->kind == K_DEF)
+		return cl_def_call(w, c, k, b, dst, s, val);
+	struct ir_expr *addr = NULL, *v[3] = { NULL, NULL, NULL };
+	int nv = 0;
+	for (int i = 0; i < nargs; i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		struct ir_expr *x = i == k->addr_arg ? address(w, arg, k, b)
+						     : cl_rv(w, arg, b);
+		if (!x)
+			return 0;
+		if (i == k->addr_arg)
+			addr = x;
+		else
+			v[nv++] = x;
+	}
+	if (k->implicit_one)
+		v[nv++] = cl_mk_const(w, 1, s.pos);
+	if (dst == DST_VALUE)
+		dst = cl_temp(w, s.pos);
+	emit_primitive(w, b, k, s, dst, addr, v);
 	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
 	return 1;
 }

@@ -293,6 +293,82 @@ static const struct kdef_macro *find_macro(struct kp *p, const char *name)
 	return NULL;
 }
 
+/* The arguments of a call of macro callee (named name, at offset at) and
+ * its steps, added to m with the arguments in place of its parameters. */
+static int macro_call(struct kp *p, struct kdef_macro *m,
+		      const struct kdef_macro *callee, const char *name,
+		      size_t at, int *value)
+{
+	struct kdef_arg args[8];
+	int n = 0;
+	if (!expect(p, '(', "after the macro name"))
+		return 0;
+	if (!accept(p, ')')) {
+		do {
+			if (n == 8)
+				return kerr(p, "too many arguments");
+			if (!operand(p, &args[n++]))
+				return 0;
+		} while (accept(p, ','));
+		if (!expect(p, ')', "after the arguments"))
+			return 0;
+	}
+	if (n != callee->nparams) {
+		p->i = at;
+		return kerr(p, "'%s' takes %d argument%s, %d given", name,
+			    callee->nparams, callee->nparams == 1 ? "" : "s", n);
+	}
+	for (int s = 0; s < callee->nsteps; s++) {
+		struct kdef_step *st = add_step(p, m);
+		*st = callee->steps[s];
+		for (int a = 0; a < st->nargs; a++) {
+			struct kdef_arg *x = &st->arg[a];
+			if (x->param < 0)
+				continue;
+			struct kdef_arg y = args[x->param];
+			if (y.param < 0 && x->deref) {
+				p->i = at;
+				return kerr(p, "'%s' dereferences a number passed to it", name);
+			}
+			y.deref += x->deref;
+			if (y.deref > 1) {
+				p->i = at;
+				return kerr(p, "unsupported: '%s' dereferences '*%s' again",
+					    name, p->params[y.param]);
+			}
+			*x = y;
+		}
+	}
+	*value = callee->value;
+	return 1;
+}
+
+/* The {tag, ...} of a primitive step st, after its '{'. */
+static int prim_tags(struct kp *p, struct kdef_step *st)
+{
+	for (;;) {
+		skip(p);
+		char tag[128];
+		size_t n = 0;
+		while (is_id(p->s[p->i]) || p->s[p->i] == '-') {
+			if (n + 1 < sizeof tag)
+				tag[n++] = p->s[p->i];
+			p->i++;
+		}
+		tag[n] = 0;
+		if (!n)
+			return kerr(p, "expected a tag");
+		st->tags |= tag_bit(p, tag);
+		if (p->d->set)
+			return 0;
+		if (accept(p, '}'))
+			break;
+		if (!expect(p, ',', "between tags"))
+			return 0;
+	}
+	return 1;
+}
+
 /* One call into m: a primitive or a macro defined above.  *value: whether
  * it has one (for an expression body). */
 static int call(struct kp *p, struct kdef_macro *m, int *value)
@@ -319,75 +395,14 @@ static int call(struct kp *p, struct kdef_macro *m, int *value)
 			p->i = at;
 			return kerr(p, "unsupported: a call of '%s', whose value is a comparison", name);
 		}
-		struct kdef_arg args[8];
-		int n = 0;
-		if (!expect(p, '(', "after the macro name"))
-			return 0;
-		if (!accept(p, ')')) {
-			do {
-				if (n == 8)
-					return kerr(p, "too many arguments");
-				if (!operand(p, &args[n++]))
-					return 0;
-			} while (accept(p, ','));
-			if (!expect(p, ')', "after the arguments"))
-				return 0;
-		}
-		if (n != callee->nparams) {
-			p->i = at;
-			return kerr(p, "'%s' takes %d argument%s, %d given", name,
-				    callee->nparams, callee->nparams == 1 ? "" : "s", n);
-		}
-		for (int s = 0; s < callee->nsteps; s++) {
-			struct kdef_step *st = add_step(p, m);
-			*st = callee->steps[s];
-			for (int a = 0; a < st->nargs; a++) {
-				struct kdef_arg *x = &st->arg[a];
-				if (x->param < 0)
-					continue;
-				struct kdef_arg y = args[x->param];
-				if (y.param < 0 && x->deref) {
-					p->i = at;
-					return kerr(p, "'%s' dereferences a number passed to it", name);
-				}
-				y.deref += x->deref;
-				if (y.deref > 1) {
-					p->i = at;
-					return kerr(p, "unsupported: '%s' dereferences '*%s' again",
-						    name, p->params[y.param]);
-				}
-				*x = y;
-			}
-		}
-		*value = callee->value;
-		return 1;
+		return macro_call(p, m, callee, name, at, value);
 	}
 	struct kdef_step *st = add_step(p, m);
 	st->prim = prims[k].prim;
 	st->line = line;
 	*value = prims[k].value;
-	if (accept(p, '{')) {
-		for (;;) {
-			skip(p);
-			char tag[128];
-			size_t n = 0;
-			while (is_id(p->s[p->i]) || p->s[p->i] == '-') {
-				if (n + 1 < sizeof tag)
-					tag[n++] = p->s[p->i];
-				p->i++;
-			}
-			tag[n] = 0;
-			if (!n)
-				return kerr(p, "expected a tag");
-			st->tags |= tag_bit(p, tag);
-			if (p->d->set)
-				return 0;
-			if (accept(p, '}'))
-				break;
-			if (!expect(p, ',', "between tags"))
-				return 0;
-		}
-	}
+	if (accept(p, '{') && !prim_tags(p, st))
+		return 0;
 	int want = prims[k].nargs, n = 0;
 	if (accept(p, '(') && !accept(p, ')')) {
 		do {
