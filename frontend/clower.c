@@ -136,6 +136,30 @@ static struct src head_src(struct lw *w, CXCursor c, CXCursor *cond)
 	return s;
 }
 
+/* break (op IR_BREAK) or continue (IR_CONTINUE) in the innermost open
+ * loop, or an error saying why that loop cannot have it. */
+static int jump_stmt(struct lw *w, CXCursor c, struct bb *b, enum ir_op op)
+{
+	const char *what = op == IR_BREAK ? "break" : "continue", *why = NULL;
+	if (w->nloops == 0)
+		return cl_err_at(w, c, "'%s' outside a loop", what);
+	enum loop_kind inner = w->loops[w->nloops - 1];
+	if (inner == LOOP_GOTO)
+		why = op == IR_BREAK
+			? "between a goto and its label is not supported; use "
+			  "a goto to a label after the loop"
+			: "between a goto and its label is not supported";
+	else if (op == IR_CONTINUE && inner == LOOP_SWITCH)
+		why = "inside a switch is not supported";
+	else if (op == IR_CONTINUE && inner == LOOP_NO_CONTINUE)
+		why = "in a do-while loop or in a for loop with an increment "
+		      "is not supported; use a while loop";
+	if (why)
+		return cl_err_at(w, c, "'%s' %s", what, why);
+	cl_emit(w, b, op, cl_src_of(w, c), -1);
+	return 1;
+}
+
 static int if_stmt(struct lw *w, CXCursor c, struct bb *b)
 {
 	CXCursor *k;
@@ -578,29 +602,9 @@ int cl_stmt(struct lw *w, CXCursor c, struct bb *b)
 	case CXCursor_ForStmt:
 		return loop_stmt(w, c, b);
 	case CXCursor_BreakStmt:
-		if (w->nloops == 0)
-			return cl_err_at(w, c, "'break' outside a loop");
-		if (w->loops[w->nloops - 1] == LOOP_GOTO)
-			return cl_err_at(w, c, "'break' between a goto and its label "
-					 "is not supported; use a goto to a label "
-					 "after the loop");
-		cl_emit(w, b, IR_BREAK, cl_src_of(w, c), -1);
-		return 1;
+		return jump_stmt(w, c, b, IR_BREAK);
 	case CXCursor_ContinueStmt:
-		if (w->nloops == 0)
-			return cl_err_at(w, c, "'continue' outside a loop");
-		if (w->loops[w->nloops - 1] == LOOP_SWITCH)
-			return cl_err_at(w, c, "'continue' inside a switch is not "
-					 "supported");
-		if (w->loops[w->nloops - 1] == LOOP_GOTO)
-			return cl_err_at(w, c, "'continue' between a goto and its "
-					 "label is not supported");
-		if (w->loops[w->nloops - 1] == LOOP_NO_CONTINUE)
-			return cl_err_at(w, c, "'continue' in a do-while loop or in "
-					 "a for loop with an increment is not "
-					 "supported; use a while loop");
-		cl_emit(w, b, IR_CONTINUE, cl_src_of(w, c), -1);
-		return 1;
+		return jump_stmt(w, c, b, IR_CONTINUE);
 	case CXCursor_NullStmt:
 		return 1;
 	case CXCursor_ReturnStmt:
