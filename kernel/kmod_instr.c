@@ -142,23 +142,19 @@ static void gen_rmw(struct gen *g, const struct ir_instr *in)
 	}
 	case IR_RMW_OP_RETURN:
 	case IR_RMW_FETCH_OP:
-		if (in->rmw == IR_RMW_OP_RETURN)
-			snprintf(prim, sizeof prim, "%s%s_return%s", fam, op, sfx);
-		else
-			snprintf(prim, sizeof prim, "%sfetch_%s%s", fam, op, sfx);
-		fprintf(g->o, "%s(", prim);
-		km_put_expr(g, in->b);
-		fputs(", ", g->o);
-		km_put_addr(g, in, prim, addr_acc);
-		break;
 	case IR_RMW_OP:
-		if (in->order != IR_ORD_ONCE) {
+		if (in->rmw == IR_RMW_OP && in->order != IR_ORD_ONCE) {
 			km_gen_error(g, in->pos, "'%s': a non-returning atomic with %s ordering has no "
 				  "kernel primitive", in->text ? in->text : "atomic op",
 				  ir_order_name(in->order));
 			return;
 		}
-		snprintf(prim, sizeof prim, "%s%s", fam, op);
+		if (in->rmw == IR_RMW_OP_RETURN)
+			snprintf(prim, sizeof prim, "%s%s_return%s", fam, op, sfx);
+		else if (in->rmw == IR_RMW_FETCH_OP)
+			snprintf(prim, sizeof prim, "%sfetch_%s%s", fam, op, sfx);
+		else
+			snprintf(prim, sizeof prim, "%s%s", fam, op);
 		fprintf(g->o, "%s(", prim);
 		km_put_expr(g, in->b);
 		fputs(", ", g->o);
