@@ -8,11 +8,12 @@
  * linux-kernel.cfg, lkmmc goes on with its built-in model, as herd7 would
  * with the copy in its library.  The model files such a file names
  * (model linux-kernel.cat, bell linux-kernel.bell, macros linux-kernel.def)
- * must be the LKMM's.  When a configuration file names a .cat or .bell
- * (or a lock.cat beside the .cat) that differs from Linux 6.1's, or sets a
- * variant, lkmmc reads that model (models/cat.h: check_options.model_conf)
- * instead of using its built-in 6.1 one; a .def that differs, or a model
- * file named on the command line (-model), only gets a warning.
+ * must be the LKMM's.  When a configuration file names a .cat, .bell or
+ * .def (or a lock.cat beside the .cat) that differs from Linux 6.1's, or
+ * sets a variant, lkmmc reads that model, its .def too (models/cat.h:
+ * check_options.model_conf), instead of using its built-in 6.1 one; such a
+ * file named on the command line (-model, -cat, -bell, -macros) only gets
+ * a warning.
  */
 #include "cli/herd7opts.h"
 #include "common/xalloc.h"
@@ -31,6 +32,7 @@ enum arg {
 	ARG_BOOL,  /* true or false */
 };
 
+/* What an option does. */
 enum act {
 	ACT_IGNORE,     /* shapes herd7's drawings only: accepted, no effect */
 	ACT_REJECT,     /* not supported: an error saying why */
@@ -43,19 +45,23 @@ enum act {
 	ACT_INCLUDE,    /* -I: where to look for configuration and model files */
 	ACT_MODEL,      /* must name the LKMM file given as note */
 	ACT_THROUGH,    /* only "none", herd7's default: the model filters */
-	ACT_HELP,
-	ACT_VERSION,
+	ACT_HELP,       /* print lkmmc's usage */
+	ACT_VERSION,    /* print lkmmc's version */
 };
 
+/* One of herd7's options. */
 struct herd7_opt {
-	const char *name;
-	enum arg arg;
-	enum act act;
+	const char *name;   /* "-unroll" */
+	enum arg arg;       /* what follows it */
+	enum act act;       /* what it does */
 	const char *note;   /* ACT_REJECT: why; ACT_MODEL: the LKMM file expected */
 };
 
 #define NO_DOT "lkmmc writes no herd7 drawings (it draws one execution with --dot FILE or --svg FILE)"
 #define ONE_MODEL "lkmmc has the LKMM of Linux 6.1 built in and nothing else"
+#define ALL_AXIOMS "lkmmc always checks every axiom of the model"
+#define NAME_FILES "name the litmus files to check instead"
+#define TEST_COND "lkmmc reads the condition from the test only"
 
 static const struct herd7_opt table[] = {
 	/* mapped to lkmmc's own options */
@@ -115,25 +121,25 @@ static const struct herd7_opt table[] = {
 	{"-mode", ARG_WORD, ACT_REJECT, ONE_MODEL},
 	{"-machine", ARG_WORD, ACT_REJECT, ONE_MODEL},
 	{"-libdir", ARG_NONE, ACT_REJECT, ONE_MODEL},
-	{"-skipchecks", ARG_WORD, ACT_REJECT, "lkmmc always checks every axiom of the model"},
-	{"-strictskip", ARG_BOOL, ACT_REJECT, "lkmmc always checks every axiom of the model"},
-	{"-badexecs", ARG_BOOL, ACT_REJECT, "lkmmc always checks every axiom of the model"},
-	{"-badflag", ARG_WORD, ACT_REJECT, "lkmmc always checks every axiom of the model"},
-	{"-optace", ARG_BOOL, ACT_REJECT, "lkmmc always checks every axiom of the model"},
+	{"-skipchecks", ARG_WORD, ACT_REJECT, ALL_AXIOMS},
+	{"-strictskip", ARG_BOOL, ACT_REJECT, ALL_AXIOMS},
+	{"-badexecs", ARG_BOOL, ACT_REJECT, ALL_AXIOMS},
+	{"-badflag", ARG_WORD, ACT_REJECT, ALL_AXIOMS},
+	{"-optace", ARG_BOOL, ACT_REJECT, ALL_AXIOMS},
 	{"-initwrites", ARG_BOOL, ACT_REJECT, "lkmmc always has initial writes, as the LKMM"},
 	{"-hexa", ARG_NONE, ACT_REJECT, "lkmmc prints values in decimal"},
-	{"-names", ARG_WORD, ACT_REJECT, "name the litmus files to check instead"},
-	{"-excl", ARG_WORD, ACT_REJECT, "name the litmus files to check instead"},
-	{"-rename", ARG_WORD, ACT_REJECT, "name the litmus files to check instead"},
-	{"-kinds", ARG_WORD, ACT_REJECT, "lkmmc reads the condition from the test only"},
-	{"-conds", ARG_WORD, ACT_REJECT, "lkmmc reads the condition from the test only"},
+	{"-names", ARG_WORD, ACT_REJECT, NAME_FILES},
+	{"-excl", ARG_WORD, ACT_REJECT, NAME_FILES},
+	{"-rename", ARG_WORD, ACT_REJECT, NAME_FILES},
+	{"-kinds", ARG_WORD, ACT_REJECT, TEST_COND},
+	{"-conds", ARG_WORD, ACT_REJECT, TEST_COND},
 	{"-debug", ARG_WORD, ACT_REJECT, "see --stats and --dump-ir"},
 };
 
 /* FNV-1a 64 of the LKMM files of Linux 6.1 (tools/memory-model). */
 static const struct {
-	const char *name;
-	uint64_t fnv;
+	const char *name; /* the file's base name */
+	uint64_t fnv;     /* the hash of Linux 6.1's copy */
 } lkmm61[] = {
 	{"linux-kernel.cat", 0xb97b4283cdc628d1ull},
 	{"linux-kernel.bell", 0x675e6c96841b272aull},

@@ -36,10 +36,10 @@
 extern const char kmod_harness_text[];
 
 struct kmod_batch {
-	char *outdir;
-	struct kmod_options opt;
-	char **names; /* module names handed out so far */
-	int nnames;
+	char *outdir;            /* where the modules' folders go */
+	struct kmod_options opt; /* iterations and unrolling of every module */
+	char **names;            /* module names handed out so far */
+	int nnames;              /* how many */
 };
 
 
@@ -423,9 +423,10 @@ static void put_cond(struct gen *g, const struct ir_cond *c)
 	fputs("0", o);
 }
 
+/* One column of the final state the harness prints. */
 struct column {
-	struct ir_observable obs;
-	char label[256];
+	struct ir_observable obs; /* the register or location it shows */
+	char label[256];          /* its heading, as herd7 prints it */
 };
 
 /* ---- the whole file ---- */
