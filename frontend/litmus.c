@@ -158,6 +158,51 @@ static int init_value(struct fe *fe, struct lexer *lx, const struct token *t,
 			"&name or ATOMIC_INIT(n)");
 }
 
+/* An array "type a[N]" of the init block (nm "a[N]", at offset off;
+ * eqt: its '=' if it has one, an error): object a, elements
+ * a[0]..a[N-1]. */
+static int init_array(struct fe *fe, char *nm, const char *ctype, size_t off,
+		      const struct token *eqt)
+{
+	char *lb = strchr(nm, '[');
+	long cnt = strtol(lb + 1, NULL, 10);
+	if (strchr(lb + 1, '[') || strchr(nm, '.'))
+		return fe_error(fe, off, "declare one-dimensional "
+				"arrays in the init block ('int a[3];'); "
+				"nest arrays in structs");
+	if (cnt < 1 || cnt > 64)
+		return fe_error(fe, off, "array '%s' must have 1 to "
+				"64 elements", nm);
+	if (eqt)
+		return fe_error(fe, eqt->off, "an array cannot be given "
+				"an initial value; initialise its "
+				"elements ('a[1] = 2;')");
+	*lb = '\0';
+	return fe_array_declare(fe, nm, ctype, cnt, off) >= 0;
+}
+
+/* Give location li (named nm at name_off) the initial value v (after the
+ * '=' at eq_off), once. */
+static int init_loc(struct fe *fe, int li, struct ir_value v, const char *nm,
+		    size_t name_off, size_t eq_off)
+{
+	struct ir_location *loc = &fe->prog->locs[li];
+	struct fe_locx *x = &fe->locx[li];
+	if (x->has_init) {
+		return fe_error(fe, name_off,
+				"location '%s' is initialised twice in the init "
+				"block", nm);
+	}
+	if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU ||
+	    x->is_object)
+		return fe_error(fe, eq_off,
+				"'%s' is %s and cannot be given an initial "
+				"value", nm, fe_kind_name(loc->kind));
+	x->has_init = 1;
+	loc->init = v;
+	return 1;
+}
+
 /* One item "[type] target [= value]" of tokens t[0..n). */
 static int init_item(struct init_ctx *ic, struct token *t, int n)
 {
@@ -211,22 +256,7 @@ static int init_item(struct init_ctx *ic, struct token *t, int n)
 	int li = -1;
 	size_t nlen = strlen(nm);
 	if (!is_reg && ctype && nlen > 3 && nm[nlen - 1] == ']') {
-		/* An array "type a[N]": object a, elements a[0]..a[N-1]. */
-		char *lb = strchr(nm, '[');
-		long cnt = strtol(lb + 1, NULL, 10);
-		if (strchr(lb + 1, '[') || strchr(nm, '.'))
-			return fe_error(fe, name.off, "declare one-dimensional "
-					"arrays in the init block ('int a[3];'); "
-					"nest arrays in structs");
-		if (cnt < 1 || cnt > 64)
-			return fe_error(fe, name.off, "array '%s' must have 1 to "
-					"64 elements", nm);
-		if (eq >= 0)
-			return fe_error(fe, t[eq].off, "an array cannot be given "
-					"an initial value; initialise its "
-					"elements ('a[1] = 2;')");
-		*lb = '\0';
-		return fe_array_declare(fe, nm, ctype, cnt, name.off) >= 0;
+		return init_array(fe, nm, ctype, name.off, eq >= 0 ? &t[eq] : NULL);
 	}
 	if (!is_reg) {
 		li = ctype ? fe_loc_declare(fe, nm, ctype, name.off)
@@ -250,23 +280,7 @@ static int init_item(struct init_ctx *ic, struct token *t, int n)
 		ic->tail = &ri->next;
 		return 1;
 	}
-	struct ir_location *loc = &fe->prog->locs[li];
-	struct fe_locx *x = &fe->locx[li];
-	if (eq < 0)
-		return 1;
-	if (x->has_init) {
-		return fe_error(fe, name.off,
-				"location '%s' is initialised twice in the init "
-				"block", nm);
-	}
-	if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU ||
-	    x->is_object)
-		return fe_error(fe, t[eq].off,
-				"'%s' is %s and cannot be given an initial "
-				"value", nm, fe_kind_name(loc->kind));
-	x->has_init = 1;
-	loc->init = v;
-	return 1;
+	return eq < 0 || init_loc(fe, li, v, nm, name.off, t[eq].off);
 }
 
 /* The init block from the '{' at lx->off; leaves lx after its '}'. */
