@@ -31,7 +31,6 @@
  * It does not lower thread code (clower*.c does), lay out structs
  * (layout.c), nor check or print the answer (solver/check.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,17 +49,8 @@
 
 /* Where the built-in headers are, for libclang only (never on disk). */
 #define VINCLUDE "/lkmmc-virtual/include"
-/* --- small tools ------------------------------------------------------ */
 
-int cprog_err_at(struct cprog *pc, CXCursor c, const char *fmt, ...)
-{
-	char msg[900];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	return cl_err_at(&pc->w, c, "%s", msg);
-}
+/* --- small tools ------------------------------------------------------ */
 
 /* The value of a pure expression of constants (after cl_rv): 1 and *v, or
  * 0 when it is not one. */
@@ -221,7 +211,7 @@ static const char *handle_key(struct cprog *pc, CXCursor e, const char *what)
 					    cl_spell(&pc->w, cl_strip(&pc->w, kid[0])),
 					    v.num);
 	}
-	cprog_err_at(pc, e, "%s names a pthread_t variable or array element "
+	cl_err_at(&pc->w, e, "%s names a pthread_t variable or array element "
 	       "(t, t[i] with a constant or loop index)", what);
 	return NULL;
 }
@@ -239,7 +229,7 @@ static int do_create(struct cprog *pc, CXCursor c)
 	for (unsigned i = 0; i < 4; i++)
 		a[i] = clang_Cursor_getArgument(c, i);
 	if (pc->phase == PH_JOIN)
-		return cprog_err_at(pc, c, "pthread_create after a pthread_join: lkmmc "
+		return cl_err_at(&pc->w, c, "pthread_create after a pthread_join: lkmmc "
 			      "starts every thread together; create all threads "
 			      "before the first join");
 	pc->phase = PH_SPAWN;
@@ -247,7 +237,7 @@ static int do_create(struct cprog *pc, CXCursor c)
 	struct opform f;
 	cl_opform(&pc->w, addr, &f);
 	if (f.nkids != 1 || strcmp(f.op, "&") != 0)
-		return cprog_err_at(pc, a[0], "pthread_create's first argument must be "
+		return cl_err_at(&pc->w, a[0], "pthread_create's first argument must be "
 			      "&t or &t[i] for a pthread_t t");
 	const char *key = handle_key(pc, f.kid[0], "pthread_create's first argument");
 	if (!key)
@@ -255,37 +245,37 @@ static int do_create(struct cprog *pc, CXCursor c)
 	struct opform fa;
 	cl_opform(&pc->w, cl_strip(&pc->w, a[1]), &fa);
 	if (fa.nkids || !is_null(pc, a[1]))
-		return cprog_err_at(pc, a[1], "thread attributes are not supported: "
+		return cl_err_at(&pc->w, a[1], "thread attributes are not supported: "
 			      "pass NULL");
 	CXCursor fe = cl_strip(&pc->w, a[2]);
 	CXCursor fd = clang_getCursorReferenced(fe);
 	CXCursor def = clang_getCursorDefinition(fd);
 	if (clang_getCursorKind(fe) != CXCursor_DeclRefExpr ||
 	    clang_getCursorKind(fd) != CXCursor_FunctionDecl)
-		return cprog_err_at(pc, a[2], "pthread_create's third argument must "
+		return cl_err_at(&pc->w, a[2], "pthread_create's third argument must "
 			      "name a function of the program (function "
 			      "pointers in variables are not supported)");
 	char *fname = cl_spell(&pc->w, fd);
 	if (clang_getCursorKind(def) != CXCursor_FunctionDecl)
-		return cprog_err_at(pc, a[2], "thread function '%s' is declared but "
+		return cl_err_at(&pc->w, a[2], "thread function '%s' is declared but "
 			      "not defined in the program", fname);
 	CXType rt = clang_getCanonicalType(clang_getCursorResultType(def));
 	int np = clang_Cursor_getNumArguments(def);
 	CXType pt = np == 1 ? clang_getCanonicalType(clang_getArgType(
 		clang_getCursorType(def), 0)) : rt;
 	if (rt.kind != CXType_Pointer || np > 1 || pt.kind != CXType_Pointer)
-		return cprog_err_at(pc, a[2], "thread function '%s' must have the "
+		return cl_err_at(&pc->w, a[2], "thread function '%s' must have the "
 			      "signature void *%s(void *arg)", fname, fname);
 	struct ir_value v;
 	int r = cprog_main_value(pc, a[3], &v);
 	if (r < 0)
 		return 0;
 	if (r == 0)
-		return cprog_err_at(pc, a[3], "the argument of a thread must be a "
+		return cl_err_at(&pc->w, a[3], "the argument of a thread must be a "
 			      "constant, a loop index (cast to void *) or the "
 			      "address of a global");
 	if (pc->nth == MAX_THREADS)
-		return cprog_err_at(pc, c, "more than %d threads", MAX_THREADS);
+		return cl_err_at(&pc->w, c, "more than %d threads", MAX_THREADS);
 	struct spawn *s = &pc->th[pc->nth];
 	s->fn = def;
 	s->arg = cl_mk(&pc->w, v.kind == IR_VAL_LOC ? IR_E_LOC : IR_E_CONST,
@@ -301,7 +291,7 @@ static int do_create(struct cprog *pc, CXCursor c)
 		if (strcmp(pc->h[i].key, key) == 0)
 			break;
 	if (i < pc->nh && !pc->h[i].joined)
-		return cprog_err_at(pc, a[0], "handle %s already holds a running "
+		return cl_err_at(&pc->w, a[0], "handle %s already holds a running "
 			      "thread: use one pthread_t per thread", key);
 	if (i == pc->nh)
 		pc->nh++;
@@ -319,18 +309,18 @@ static int do_join(struct cprog *pc, CXCursor c)
 	if (!key)
 		return 0;
 	if (!is_null(pc, a1))
-		return cprog_err_at(pc, a1, "a thread's return value is not "
+		return cl_err_at(&pc->w, a1, "a thread's return value is not "
 			      "supported: pass NULL");
 	for (int i = 0; i < pc->nh; i++) {
 		if (strcmp(pc->h[i].key, key) != 0)
 			continue;
 		if (pc->h[i].joined)
-			return cprog_err_at(pc, a0, "thread %s is joined twice", key);
+			return cl_err_at(&pc->w, a0, "thread %s is joined twice", key);
 		pc->h[i].joined = 1;
 		pc->phase = PH_JOIN;
 		return 1;
 	}
-	return cprog_err_at(pc, a0, "pthread_join(%s): no pthread_create started "
+	return cl_err_at(&pc->w, a0, "pthread_join(%s): no pthread_create started "
 		      "a thread in %s", key, key);
 }
 
@@ -353,7 +343,7 @@ static int init_store(struct cprog *pc, CXCursor c)
 		} else if (l >= 0 && fold(in->b, &v)) {
 			val.num = v;
 		} else {
-			ok = cprog_err_at(pc, c, "main's code before the first "
+			ok = cl_err_at(&pc->w, c, "main's code before the first "
 				    "pthread_create makes the initial state: "
 				    "it may only store constants or addresses "
 				    "to globals (x = 1; WRITE_ONCE(x, 1); "
@@ -363,7 +353,7 @@ static int init_store(struct cprog *pc, CXCursor c)
 		}
 		struct ir_location *loc = &pc->fe->prog->locs[l];
 		if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU) {
-			ok = cprog_err_at(pc, c, "'%s' is %s and cannot be given an "
+			ok = cl_err_at(&pc->w, c, "'%s' is %s and cannot be given an "
 				    "initial value", loc->name,
 				    fe_kind_name(loc->kind));
 			break;
@@ -390,7 +380,7 @@ static int main_decl(struct cprog *pc, CXCursor d)
 		CXType ct = clang_getCanonicalType(clang_getCursorType(k[i]));
 		int integer = ct.kind >= CXType_Bool && ct.kind <= CXType_Int128;
 		if (!integer)
-			return cprog_err_at(pc, k[i], "main may declare pthread_t "
+			return cl_err_at(&pc->w, k[i], "main may declare pthread_t "
 				      "handles and integer loop indices only; "
 				      "make '%s' a global", cl_spell(&pc->w, k[i]));
 		long v = 0;
@@ -400,7 +390,7 @@ static int main_decl(struct cprog *pc, CXCursor d)
 			if (r < 0)
 				return 0;
 			if (r == 0 || iv.kind != IR_VAL_INT)
-				return cprog_err_at(pc, init, "a local of main must be "
+				return cl_err_at(&pc->w, init, "a local of main must be "
 					      "given a constant");
 			v = iv.num;
 		}
@@ -419,7 +409,7 @@ static int main_update(struct cprog *pc, CXCursor e)
 	CXCursor d = clang_getCursorReferenced(cl_strip(&pc->w, target));
 	struct binding *bd = f.nkids ? main_local(pc, d) : NULL;
 	if (!bd || bd->reg >= 0)
-		return cprog_err_at(pc, e, "a loop of main must count with one of its "
+		return cl_err_at(&pc->w, e, "a loop of main must count with one of its "
 			      "integer locals (i = 0; i < N; i++)");
 	long old = bd->val->num, v = 0;
 	if (f.nkids == 1 && (strcmp(f.op, "++") == 0 || strcmp(f.op, "--") == 0)) {
@@ -431,7 +421,7 @@ static int main_update(struct cprog *pc, CXCursor e)
 	if (r < 0)
 		return 0;
 	if (r == 0 || iv.kind != IR_VAL_INT)
-		return cprog_err_at(pc, e, "a loop of main must count by constants");
+		return cl_err_at(&pc->w, e, "a loop of main must count by constants");
 	if (strcmp(f.op, "=") == 0)
 		v = iv.num;
 	else if (strcmp(f.op, "+=") == 0)
@@ -439,7 +429,7 @@ static int main_update(struct cprog *pc, CXCursor e)
 	else if (strcmp(f.op, "-=") == 0)
 		v = old - iv.num;
 	else
-		return cprog_err_at(pc, e, "a loop of main must count with =, ++, --, "
+		return cl_err_at(&pc->w, e, "a loop of main must count with =, ++, --, "
 			      "+= or -=");
 	set_local(pc, d, v, e);
 	return 1;
@@ -451,7 +441,7 @@ static int main_for(struct cprog *pc, CXCursor c)
 	CXCursor *k;
 	int n = ctu_kids(pc->t, c, &k);
 	if (n != 4)
-		return cprog_err_at(pc, c, "a loop in main needs its three parts "
+		return cl_err_at(&pc->w, c, "a loop in main needs its three parts "
 			      "(for (i = 0; i < N; i++))");
 	if (clang_getCursorKind(k[0]) == CXCursor_DeclStmt) {
 		if (!main_decl(pc, k[0]))
@@ -465,13 +455,13 @@ static int main_for(struct cprog *pc, CXCursor c)
 		if (r < 0)
 			return 0;
 		if (r == 0 || v.kind != IR_VAL_INT)
-			return cprog_err_at(pc, k[1], "a loop in main needs a constant "
+			return cl_err_at(&pc->w, k[1], "a loop in main needs a constant "
 				      "bound: its condition must depend only on "
 				      "constants and the loop index");
 		if (!v.num)
 			return 1;
 		if (iter == MAX_THREADS)
-			return cprog_err_at(pc, c, "a loop in main runs more than %d "
+			return cl_err_at(&pc->w, c, "a loop in main runs more than %d "
 				      "times", MAX_THREADS);
 		if (!main_stmt(pc, k[3]) || !main_update(pc, k[2]))
 			return 0;
@@ -514,7 +504,7 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 	}
 	if (pc->phase == PH_INIT && clang_isExpression(clang_getCursorKind(c)))
 		return init_store(pc, c);
-	return cprog_err_at(pc, c, "main may only initialise globals, create threads "
+	return cl_err_at(&pc->w, c, "main may only initialise globals, create threads "
 		      "(also in loops with a constant bound), join them and "
 		      "assert on the final state; '%s' is none of these: move "
 		      "it into a thread", cl_src_of(&pc->w, c).text);
@@ -614,7 +604,7 @@ static int read_program(struct cprog *pc)
 			CXCursor st = clang_getNullCursor();
 			clang_visitChildren(top[i], find_static, &st);
 			if (!clang_Cursor_isNull(st))
-				return cprog_err_at(pc, st, "static local variable '%s': "
+				return cl_err_at(&pc->w, st, "static local variable '%s': "
 					      "make it a global",
 					      cl_spell(&pc->w, st));
 			char *nm = cl_spell(&pc->w, top[i]);
@@ -637,7 +627,7 @@ static int read_program(struct cprog *pc)
 	if (!main_stmt(pc, mk[nm - 1]))
 		return 0;
 	if (pc->nth == 0)
-		return cprog_err_at(pc, mainfn, "main creates no thread: start the "
+		return cl_err_at(&pc->w, mainfn, "main creates no thread: start the "
 			      "threads with pthread_create");
 	prog->nthreads = pc->nth;
 	fe->nprocs = pc->nth;

@@ -94,7 +94,7 @@ static struct ir_expr *final_expr(struct cprog *pc, CXCursor e)
 	if (got > 0 && v.kind == IR_VAL_INT)
 		return cl_mk_const(&pc->w, v.num, s.pos);
 	if (got >= 0 && !pc->fe->d->set)
-		cprog_err_at(pc, x, "an assert after the joins is a condition over the "
+		cl_err_at(&pc->w, x, "an assert after the joins is a condition over the "
 		       "globals' final values (" FINAL_ACCEPTS "): '%s' is not "
 		       "one", s.text);
 	return NULL;
@@ -199,7 +199,7 @@ int cprog_assert(struct cprog *pc, CXCursor c, const struct kapi *k)
 	for (int i = 0; i < pc->nh; i++)
 		all &= pc->h[i].joined;
 	if (pc->phase != PH_JOIN || !all)
-		return cprog_err_at(pc, c, "%s in main before every thread is joined: "
+		return cl_err_at(&pc->w, c, "%s in main before every thread is joined: "
 			      "main's asserts are checked on the final state; "
 			      "join all threads first, or move it into a thread",
 			      k->name);

@@ -33,14 +33,14 @@ static int init_loc(struct cprog *pc, int l, CXCursor e, const char *name)
 	if (r < 0)
 		return 0;
 	if (r == 0)
-		return cprog_err_at(pc, e, "the initial value of '%s' must be a "
+		return cl_err_at(&pc->w, e, "the initial value of '%s' must be a "
 			      "constant or the address of a global", name);
 	struct ir_location *loc = &pc->fe->prog->locs[l];
 	if (v.kind == IR_VAL_INT && v.num == 0)
 		return 1;
 	if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU ||
 	    pc->fe->locx[l].is_object)
-		return cprog_err_at(pc, e, "'%s' is %s and cannot be given an "
+		return cl_err_at(&pc->w, e, "'%s' is %s and cannot be given an "
 			      "initial value", name, fe_kind_name(loc->kind));
 	loc->init = v;
 	pc->fe->locx[l].has_init = 1;
@@ -59,7 +59,7 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 	if (cprog_is_handle_type(ty))
 		return 1; /* a pthread_t: main's business */
 	if (strstr(ty, "pthread_mutex_t") || strstr(ty, "pthread_cond_t"))
-		return cprog_err_at(pc, v, "'%s' is a %s: pthread mutexes and "
+		return cl_err_at(&pc->w, v, "'%s' is a %s: pthread mutexes and "
 			      "condition variables are not supported; use a "
 			      "spinlock_t with spin_lock()/spin_unlock() from "
 			      "<lkmm.h>", name, ty);
@@ -69,7 +69,7 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 	if (ct.kind == CXType_Pointer &&
 	    clang_getCanonicalType(clang_getPointeeType(ct)).kind ==
 	    CXType_FunctionProto)
-		return cprog_err_at(pc, v, "'%s' is a function pointer: function "
+		return cl_err_at(&pc->w, v, "'%s' is a function pointer: function "
 			      "pointers are not supported; name the function "
 			      "where it is called", name);
 	if (ct.kind == CXType_ConstantArray) {
@@ -79,10 +79,10 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 		clang_disposeString(es);
 		long n = clang_getNumElements(ct);
 		if (clang_getCanonicalType(et).kind == CXType_ConstantArray)
-			return cprog_err_at(pc, v, "'%s': arrays of arrays are not "
+			return cl_err_at(&pc->w, v, "'%s': arrays of arrays are not "
 				      "supported; nest arrays in structs", name);
 		if (n < 1 || n > 64)
-			return cprog_err_at(pc, v, "array '%s' must have 1 to 64 "
+			return cl_err_at(&pc->w, v, "array '%s' must have 1 to 64 "
 				      "elements", name);
 		if (fe_type_kind(ety) < 0 && !fe_is_struct_type(ety)) {
 			CXString cs = clang_getTypeSpelling(clang_getCanonicalType(et));
@@ -97,7 +97,7 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 		int nk = clang_getCursorKind(init) == CXCursor_InitListExpr
 			? ctu_kids(pc->t, init, &k) : -1;
 		if (nk < 0)
-			return cprog_err_at(pc, init, "initialise array '%s' with "
+			return cl_err_at(&pc->w, init, "initialise array '%s' with "
 				      "{ v0, v1, ... }", name);
 		for (int i = 0; i < nk && i < n; i++) {
 			char *en = arena_printf(fe->arena, "%s[%d]", name, i);
@@ -113,11 +113,11 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 		if (fe_type_kind(cty) == IR_LOC_SRCU)
 			return fe_loc_declare(fe, name, cty, off) >= 0;
 		if (strncmp(cty, "struct ", 7) != 0 || strchr(cty, '('))
-			return cprog_err_at(pc, v, "'%s' has type %s: only named "
+			return cl_err_at(&pc->w, v, "'%s' has type %s: only named "
 				      "structs are supported (no unions, no "
 				      "anonymous structs)", name, ty);
 		if (has_init)
-			return cprog_err_at(pc, init, "struct '%s' cannot have an "
+			return cl_err_at(&pc->w, init, "struct '%s' cannot have an "
 				      "initialiser: set its fields in main "
 				      "before the first pthread_create", name);
 		return fe_loc_declare(fe, name, cty, off) >= 0;

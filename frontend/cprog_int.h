@@ -52,9 +52,6 @@ struct cprog {
 					 * abort()/exit() sets, 0: none */
 };
 
-/* Record an error at cursor c; returns 0. */
-int cprog_err_at(struct cprog *pc, CXCursor c, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /* The value of expression c in main, without any access: a constant or
  * a global's address, into *out.  0 (no error recorded) when it is not
  * one; -1 when lowering it failed (error recorded). */

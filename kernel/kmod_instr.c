@@ -178,6 +178,15 @@ static void gen_rmw(struct gen *g, const struct ir_instr *in)
 	fputs(");\n", g->o);
 }
 
+/* The end of a guarded call: when its guard fails the call is skipped
+ * and the run marked (LK_ST_VIOLATION). */
+static void else_violation(struct gen *g)
+{
+	km_line(g, "} else {");
+	km_line(g, "\tlk_st |= LK_ST_VIOLATION;");
+	km_line(g, "}");
+}
+
 static void gen_fence(struct gen *g, const struct ir_instr *in, struct astate *s)
 {
 	switch (in->fence) {
@@ -205,9 +214,7 @@ static void gen_fence(struct gen *g, const struct ir_instr *in, struct astate *s
 		km_line(g, "if (lk_rcu > 0) {");
 		km_line(g, "\trcu_read_unlock();");
 		km_line(g, "\tlk_rcu--;");
-		km_line(g, "} else {");
-		km_line(g, "\tlk_st |= LK_ST_VIOLATION;");
-		km_line(g, "}");
+		else_violation(g);
 		if (s->rcu_min > 0)
 			s->rcu_min--;
 		s->rcu_max--;
@@ -278,9 +285,7 @@ static void gen_lock(struct gen *g, const struct ir_instr *in, struct astate *s)
 		km_line(g, "if (lk_held & %lluULL) {", m);
 		km_line(g, "\tspin_unlock(&in->v_%s);", name);
 		km_line(g, "\tlk_held &= ~%lluULL;", m);
-		km_line(g, "} else {");
-		km_line(g, "\tlk_st |= LK_ST_VIOLATION;");
-		km_line(g, "}");
+		else_violation(g);
 		s->must_held &= ~m;
 		s->may_held &= ~m;
 		return;
@@ -316,9 +321,7 @@ static void gen_srcu(struct gen *g, const struct ir_instr *in, struct astate *s)
 		km_line(g, "if ((lk_idx == 0 || lk_idx == 1) && lk_srcu[%d][lk_idx] > 0) {", n);
 		km_line(g, "\tsrcu_read_unlock(&lk_srcu_%s, lk_idx);", name);
 		km_line(g, "\tlk_srcu[%d][lk_idx]--;", n);
-		km_line(g, "} else {");
-		km_line(g, "\tlk_st |= LK_ST_VIOLATION;");
-		km_line(g, "}");
+		else_violation(g);
 		if (s->srcu_min[n] > 0)
 			s->srcu_min[n]--;
 		return;
