@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.."
 . tests/lib.sh
 LKMMC_ASAN=${LKMMC_ASAN:-./lkmmc-asan}
 LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
-tmp=$(mktemp -d /tmp/e2e-asan.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+scratch e2e-asan
 # A sanitizer's report exits 86, which no test's status can be.
 export ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=exitcode=86:halt_on_error=1:print_stacktrace=1

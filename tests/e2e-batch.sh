@@ -6,8 +6,7 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 # Our litmus tests, one malformed test in the middle, and fragments with a
 # failing assertion (exit 3) and a hang.

@@ -13,12 +13,10 @@
 #    The same in --batch mode (lkmmc -j 2 --times over all the tests).
 # 3. a live herd7 that disagrees (FAKE_HERD7_FLIP) is reported, exit 1.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 export LKMMC
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 HEADER="test,family,procs,mode,expected,lkmmc_verdict,lkmmc_status,lkmmc_s,lkmmc_rss_kb,herd7_source,herd7_verdict,herd7_status,herd7_s,herd7_rss_kb,ratio,check,genmc_verdict,genmc_status,genmc_s,genmc_rss_kb,genmc_check,note"
 # col CSV NAME: the column number of NAME in CSV's header
 col() { head -n 1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }

@@ -31,8 +31,7 @@ cd "$(dirname "$0")/.."
 . tests/lib.sh
 LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
 SHARED=${SHARED:-../shared}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 probe=litmus-tests/SB+mbs.litmus
 
 if [ ! -x "$LKMMC" ]; then

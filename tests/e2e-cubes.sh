@@ -7,8 +7,7 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 # Scaling families (bench/gen-families.sh): RCU chains with and without a
 # forbidden cycle, release/acquire chains, store-buffering rings.

@@ -9,8 +9,7 @@
 # of make check.  With --build-only (make deb) it stops after lintian,
 # leaving the .deb in build/deb/.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 build_only=0
 [ "${1:-}" = --build-only ] && build_only=1

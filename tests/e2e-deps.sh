@@ -7,15 +7,14 @@
 # script says so and passes; litmus-tests/LB+mb+ctrl-* keep the rule's
 # cases in every run.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 if [ ! -f ../shared/deps/out/runs.tsv ]; then
 	echo "e2e-deps: no ../shared/deps here; the deps conformance sample is not run"
 	report e2e-deps; exit
 fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+scratch
+out=$tmp
 if bash bench/conformance-deps.sh --sample 150 -j 2 --timeout 60 --out "$out" >"$out/log" 2>&1; then
 	ok
 else

@@ -34,8 +34,7 @@ expected_axioms() {
 }
 
 [ -d "$K" ] || make -s kernel-tree >/dev/null 2>&1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 # The picture of an execution must render with graphviz without a warning.
 check_dot() {
 	[ -s "$tmp/x.dot" ] || { bad "$1: no picture written"; return 1; }

@@ -31,12 +31,10 @@
 # Environment: LKMMC  the binary (default ./lkmmc)
 #              FRAGMENTS_SLOW=1  also the fragments of slow/ (minutes each)
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 dir=litmus-tests/kernel-fragments
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 observation() { grep '^Observation' "$1" | awk '{ print $(NF-2), $(NF-1), $NF }'; }
 states() { sed -n '/^States/,/^\(Loop \)\?\(Ok\|No\)$/p' "$1"; }
@@ -148,13 +146,12 @@ case_end
 t=tests/bounds/assert-only.litmus
 case_begin
 run "$tmp/out" "$tmp/err" "$t"
-rc=$?
-[ $rc -eq 3 ] || case_fail "assert-only: exit status $rc, expected 3"
-grep -q "^Assertion failed: WARN_ON(r0 == 1 && r1 == 0) at $t:26:6 in P1" "$tmp/out" || case_fail "assert-only: WARN_ON not reported"
-grep -q "^Assertion failed: assert(r1 == 1) at $t:27:3 in P1" "$tmp/out" || case_fail "assert-only: assert under WARN_ON's value not reported"
-grep -q "^$t:26:6: warning: assertion can fail in P1" "$tmp/err" || case_fail "assert-only: no located warning"
-grep -q '^  in this execution:' "$tmp/out" || case_fail "assert-only: no witness execution"
-grep -q '1:r0=1; 1:r1=0;' "$tmp/out" || case_fail "assert-only: the witness does not read y=1, x=0"
+case_status assert-only $? 3
+# WARN_ON reported, the assert under WARN_ON's value too, a witness
+# execution reading y=1, x=0; a located warning
+case_grep assert-only "$tmp/out" "^Assertion failed: WARN_ON(r0 == 1 && r1 == 0) at $t:26:6 in P1" \
+	"^Assertion failed: assert(r1 == 1) at $t:27:3 in P1" '^  in this execution:' '1:r0=1; 1:r1=0;'
+case_grep assert-only "$tmp/err" "^$t:26:6: warning: assertion can fail in P1"
 # several files: an error (1) beats a failing assertion (3) beats 0
 run "$tmp/out" "$tmp/err" "$dir/spinwait-wmb-rmb.litmus" "$t"
 [ $? -eq 3 ] || case_fail "statuses: 0 then 3 should exit 3"
@@ -185,13 +182,12 @@ case_end
 t=tests/bounds/spin-hang.litmus
 case_begin
 run "$tmp/out" "$tmp/err" "$t"
-rc=$?
-[ $rc -eq 3 ] || case_fail "spin-hang: exit status $rc, expected 3"
+case_status spin-hang $? 3
 [ "$(observation "$tmp/out")" = "Never 0 0" ] || case_fail "spin-hang: $(observation "$tmp/out"), expected Never 0 0"
-grep -q '^Spins forever: P1 line 28 ' "$tmp/out" || case_fail "spin-hang: no 'Spins forever: P1 line 28'"
-grep -q "^$t:28:2: warning: P1 spins forever at line 28" "$tmp/err" || case_fail "spin-hang: no located hang warning"
+# the hang reported, the execution says P1 spins; a located warning
+case_grep spin-hang "$tmp/out" '^Spins forever: P1 line 28 ' '^  P1 spins in its loop at line 28'
+case_grep spin-hang "$tmp/err" "^$t:28:2: warning: P1 spins forever at line 28"
 ! grep -q 'unwinding bound reached' "$tmp/err" || case_fail "spin-hang: unwinding warning for a loop without effect"
-grep -q '^  P1 spins in its loop at line 28' "$tmp/out" || case_fail "spin-hang: the execution does not say P1 spins"
 case_end
 # the issue's ticket lock of 4 threads needed --unroll auto (3) before
 case_begin

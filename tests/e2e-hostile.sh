@@ -18,8 +18,7 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
-tmp=$(mktemp -d /tmp/e2e-hostile.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+scratch e2e-hostile
 top=$PWD
 lkmmc=$(cd "$(dirname "$LKMMC")" && pwd)/$(basename "$LKMMC")
 

@@ -5,11 +5,9 @@
 # warnings and documents every option of `lkmmc --help`, the bash
 # completion completes options and litmus files, uninstall removes all.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 dest=$tmp/root
 make --no-print-directory -s install DESTDIR="$dest" PREFIX=/usr >"$tmp/log" 2>&1 || { cat "$tmp/log"; bad "make install"; }

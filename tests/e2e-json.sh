@@ -11,8 +11,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 jc() { python3 tests/json_check.py "$@"; }
 # count WHAT FILE: the number json_check printed before WHAT
 count() { grep -o "[0-9]* $1" "$2" | head -n 1 | cut -d' ' -f1; }

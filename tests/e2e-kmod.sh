@@ -17,8 +17,7 @@ set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
 LKMM_DIR=${LKMM_DIR:-build/linux/tools/memory-model}
-tmp=$(mktemp -d /tmp/e2e-kmod.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+scratch e2e-kmod
 
 # 1. tests that cannot run, with their messages
 for t in tests/kmod/*.litmus; do

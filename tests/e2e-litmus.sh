@@ -15,16 +15,14 @@
 #              E2E_TIMEOUT  seconds per test (default 300)
 #              E2E_FILTER   only tests whose file name contains this string
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
 tmo=${E2E_TIMEOUT:-300}
 filter=${E2E_FILTER:-}
 ktests=build/linux/tools/memory-model/litmus-tests
 oracle=../shared/oracle/kernel-6.1
 parse() { bash bench/conformance.sh --parse "$1"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 # expect FILE: prints "WORD DATARACE(0|1) FLAGS" from the Result:/Flags: lines
 expect() {

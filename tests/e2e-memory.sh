@@ -13,11 +13,9 @@
 #    small one answers, exit status 1.
 # 5. Usage: --max-memory needs a number.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 bash bench/gen-families.sh --families long-shared --n 60,1000 --out "$tmp" >/dev/null ||
 	{ echo "FAIL: gen-families"; exit 1; }
 big=$tmp/long-shared-1000.litmus mid=$tmp/long-shared-60.litmus

@@ -20,16 +20,17 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
-tmp=${TMPDIR:-/tmp}/e2e-programs.$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 if [ ! -x "$LKMMC" ]; then
 	bad "no $LKMMC (run make)"
 	report; exit
 fi
 
-# 1. our programs
+# 1. our programs: $p run, its exit status $rc, stdout and stderr in $tmp.
+# has FILE PATTERN WHY: a line of FILE matches PATTERN, else the case
+# fails saying WHY (what was printed instead).
+has() { grep -q "$2" "$1" || case_fail "$p: $3"; }
 nprog=0
 for p in litmus-tests/programs/*.c; do
 	nprog=$((nprog + 1))
@@ -37,36 +38,33 @@ for p in litmus-tests/programs/*.c; do
 	case_begin
 	"$LKMMC" "$p" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
+	line=${want##* }
 	case $want in
 	"No errors")
-		[ $rc -eq 0 ] || case_fail "$p: exit status $rc, want 0"
-		grep -q "^No errors (bound [0-9]*, [0-9]* events)$" "$tmp/out" ||
-			case_fail "$p: no 'No errors' line: $(head -n 1 "$tmp/out")"
+		case_status "$p" $rc 0
+		has "$tmp/out" "^No errors (bound [0-9]*, [0-9]* events)$" \
+			"no 'No errors' line: $(head -n 1 "$tmp/out")"
 		;;
 	"Assertion violated at line "*)
-		line=${want##* }
-		[ $rc -eq 3 ] || case_fail "$p: exit status $rc, want 3"
-		grep -q "^Assertion violated at $p:$line: " "$tmp/out" ||
-			case_fail "$p: want '$want', got: $(head -n 1 "$tmp/out")"
-		grep -q "^$p:$line:[0-9]*: error: assertion violated" "$tmp/err" ||
-			case_fail "$p: no located error on stderr"
+		case_status "$p" $rc 3
+		has "$tmp/out" "^Assertion violated at $p:$line: " \
+			"want '$want', got: $(head -n 1 "$tmp/out")"
+		has "$tmp/err" "^$p:$line:[0-9]*: error: assertion violated" \
+			"no located error on stderr"
 		;;
 	"Deadlock")
-		[ $rc -eq 3 ] || case_fail "$p: exit status $rc, want 3"
-		grep -q "^Deadlock: " "$tmp/out" ||
-			case_fail "$p: no 'Deadlock:' line: $(head -n 2 "$tmp/out")"
+		case_status "$p" $rc 3
+		has "$tmp/out" "^Deadlock: " "no 'Deadlock:' line: $(head -n 2 "$tmp/out")"
 		;;
 	"Spins forever at line "*)
-		line=${want##* }
-		[ $rc -eq 3 ] || case_fail "$p: exit status $rc, want 3"
-		grep -q "^Spins forever at $p:$line: P[0-9]* " "$tmp/out" ||
-			case_fail "$p: want '$want', got: $(grep Spins "$tmp/out")"
+		case_status "$p" $rc 3
+		has "$tmp/out" "^Spins forever at $p:$line: P[0-9]* " \
+			"want '$want', got: $(grep Spins "$tmp/out")"
 		;;
 	"Assertion failed at line "*)
-		line=${want##* }
-		[ $rc -eq 3 ] || case_fail "$p: exit status $rc, want 3"
-		grep -q "^Assertion failed: .* at $p:$line:[0-9]* in P[0-9]*$" "$tmp/out" ||
-			case_fail "$p: want '$want', got: $(grep Assertion "$tmp/out")"
+		case_status "$p" $rc 3
+		has "$tmp/out" "^Assertion failed: .* at $p:$line:[0-9]* in P[0-9]*$" \
+			"want '$want', got: $(grep Assertion "$tmp/out")"
 		;;
 	*)
 		case_fail "$p: no ' * Expected:' line"

@@ -6,11 +6,9 @@
 # --exists-only give the same verdicts; a disagreement or a rejected test
 # makes random.sh fail loudly.  It checks no speed.
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 2
+cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 gen() { python3 bench/gen-random.py "$@"; }
 SEED=21   # its first 5 tests are among the smallest
 real=$LKMMC

@@ -15,8 +15,7 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 
 # repair_case FILE COST "REPAIR" ...: --repair finds exactly these repairs
 # of cost COST (each "what (cost); what (cost)" as printed), each diff
@@ -60,59 +59,74 @@ repair_case() {
 }
 
 L=litmus-tests
-# MP: the flag store must be a release and the flag load an acquire
-# (po-rel ; rfe ; acq-po closes hb); smp_wmb + smp_rmb would cost 4.
-repair_case $L/MP+pos.litmus 2 \
-	"release on line 18 in P0 (1); acquire on line 26 in P1 (1)"
-# SB: W->R order needs a strong fence in both threads (pb); acquire and
-# release never order a store before a later load.
-repair_case $L/SB+pos.litmus 8 \
-	"smp_mb() before line 19 in P0 (4); smp_mb() before line 27 in P1 (4)"
-# LB: R->W in each thread: an acquire load or a release store, either
-# side (four combinations, all in hb).
-repair_case $L/LB+pos.litmus 2 \
-	"acquire on line 18 in P0 (1); acquire on line 26 in P1 (1)" \
-	"acquire on line 18 in P0 (1); release on line 27 in P1 (1)" \
-	"release on line 19 in P0 (1); acquire on line 26 in P1 (1)" \
-	"release on line 19 in P0 (1); release on line 27 in P1 (1)"
-# WRC: P1's store a release (cumulative: P0's x is propagated first),
-# P2's flag read an acquire.
-repair_case $L/WRC+pos.litmus 2 \
-	"release on line 23 in P1 (1); acquire on line 31 in P2 (1)"
-# IRIW: the readers need strong fences (pb); nothing in the writers helps.
-repair_case $L/IRIW+pos.litmus 8 \
-	"smp_mb() before line 30 in P2 (4); smp_mb() before line 39 in P3 (4)"
-# ISA2: a release chain x -> y -> z read by an acquire.
-repair_case $L/ISA2+pos.litmus 3 \
-	"release on line 16 in P0 (1); release on line 24 in P1 (1); acquire on line 32 in P2 (1)"
-# R: the W->R order in P1 needs smp_mb, and then P0's W->W must be a strong
-# fence too (pb), not a release or smp_wmb.
-repair_case $L/R+pos.litmus 8 \
-	"smp_mb() before line 16 in P0 (4); smp_mb() before line 24 in P1 (4)"
-# S: P0's y store a release; in P1 R->W by an acquire load or a release
-# store.
-repair_case $L/S+pos.litmus 2 \
-	"release on line 16 in P0 (1); acquire on line 23 in P1 (1)" \
-	"release on line 16 in P0 (1); release on line 24 in P1 (1)"
-# Z6.0 (Z6.0+mbs stripped): P2's W->R needs smp_mb, and the x write must
-# reach P2 before z=2 is coherence-last: a strong fence in P0 with P1's
-# R->W ordered, or P0's release with a strong fence in P1.
 "$LKMMC" --strip $L/Z6.0+mbs.litmus > "$tmp/Z6.0.litmus" 2>/dev/null
 check "--strip removes Z6.0+mbs's three smp_mb" \
 	test "$(grep -c 'smp_mb();' "$tmp/Z6.0.litmus")" = 0
-repair_case "$tmp/Z6.0.litmus" 9 \
-	"smp_mb() before line 19 in P0 (4); acquire on line 26 in P1 (1); smp_mb() before line 35 in P2 (4)" \
-	"smp_mb() before line 19 in P0 (4); release on line 27 in P1 (1); smp_mb() before line 35 in P2 (4)" \
-	"release on line 19 in P0 (1); smp_mb() before line 27 in P1 (4); smp_mb() before line 35 in P2 (4)"
+
+# The repair cases: a line "FILE COST" starts one, its repairs follow, one
+# an indented line, in the order printed (read on fd 3: the cases run
+# lkmmc, which must not read the table).
+row=()
+run_row() { [ ${#row[@]} -eq 0 ] || repair_case "${row[@]}"; row=(); }
+while IFS= read -r -u 3 line; do
+	case $line in
+	'#'* | '') ;;
+	[[:space:]]*) row+=("${line#"${line%%[![:space:]]*}"}") ;;
+	*) run_row; read -r -a row <<<"$line" ;;
+	esac
+done 3<<EOF
+# MP: the flag store must be a release and the flag load an acquire
+# (po-rel ; rfe ; acq-po closes hb); smp_wmb + smp_rmb would cost 4.
+litmus-tests/MP+pos.litmus 2
+	release on line 18 in P0 (1); acquire on line 26 in P1 (1)
+# SB: W->R order needs a strong fence in both threads (pb); acquire and
+# release never order a store before a later load.
+litmus-tests/SB+pos.litmus 8
+	smp_mb() before line 19 in P0 (4); smp_mb() before line 27 in P1 (4)
+# LB: R->W in each thread: an acquire load or a release store, either
+# side (four combinations, all in hb).
+litmus-tests/LB+pos.litmus 2
+	acquire on line 18 in P0 (1); acquire on line 26 in P1 (1)
+	acquire on line 18 in P0 (1); release on line 27 in P1 (1)
+	release on line 19 in P0 (1); acquire on line 26 in P1 (1)
+	release on line 19 in P0 (1); release on line 27 in P1 (1)
+# WRC: P1's store a release (cumulative: P0's x is propagated first),
+# P2's flag read an acquire.
+litmus-tests/WRC+pos.litmus 2
+	release on line 23 in P1 (1); acquire on line 31 in P2 (1)
+# IRIW: the readers need strong fences (pb); nothing in the writers helps.
+litmus-tests/IRIW+pos.litmus 8
+	smp_mb() before line 30 in P2 (4); smp_mb() before line 39 in P3 (4)
+# ISA2: a release chain x -> y -> z read by an acquire.
+litmus-tests/ISA2+pos.litmus 3
+	release on line 16 in P0 (1); release on line 24 in P1 (1); acquire on line 32 in P2 (1)
+# R: the W->R order in P1 needs smp_mb, and then P0's W->W must be a strong
+# fence too (pb), not a release or smp_wmb.
+litmus-tests/R+pos.litmus 8
+	smp_mb() before line 16 in P0 (4); smp_mb() before line 24 in P1 (4)
+# S: P0's y store a release; in P1 R->W by an acquire load or a release
+# store.
+litmus-tests/S+pos.litmus 2
+	release on line 16 in P0 (1); acquire on line 23 in P1 (1)
+	release on line 16 in P0 (1); release on line 24 in P1 (1)
+# Z6.0 (Z6.0+mbs stripped): P2's W->R needs smp_mb, and the x write must
+# reach P2 before z=2 is coherence-last: a strong fence in P0 with P1's
+# R->W ordered, or P0's release with a strong fence in P1.
+$tmp/Z6.0.litmus 9
+	smp_mb() before line 19 in P0 (4); acquire on line 26 in P1 (1); smp_mb() before line 35 in P2 (4)
+	smp_mb() before line 19 in P0 (4); release on line 27 in P1 (1); smp_mb() before line 35 in P2 (4)
+	release on line 19 in P0 (1); smp_mb() before line 27 in P1 (4); smp_mb() before line 35 in P2 (4)
 # A fragment with a loop: the spin loop's flag load made an acquire (1)
 # is cheaper than the smp_rmb() after the loop the kernel uses (2).
-repair_case $L/kernel-fragments/spinwait-no-rmb.litmus 1 \
-	"acquire on line 30 in P1 (1)"
+litmus-tests/kernel-fragments/spinwait-no-rmb.litmus 1
+	acquire on line 30 in P1 (1)
 # An assertion: the seqlock reader's BUG_ON, with smp_rmb() before the
 # re-read of the sequence count (the kernel's) or both data loads acquires.
-repair_case $L/kernel-fragments/seqlock-no-rmb.litmus 2 \
-	"acquire on line 45 in P1 (1); acquire on line 46 in P1 (1)" \
-	"smp_rmb() before line 47 in P1 (2)"
+litmus-tests/kernel-fragments/seqlock-no-rmb.litmus 2
+	acquire on line 45 in P1 (1); acquire on line 46 in P1 (1)
+	smp_rmb() before line 47 in P1 (2)
+EOF
+run_row
 
 # Several files in one run, in order, serially and in workers.
 for j in 1 2; do

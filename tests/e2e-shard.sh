@@ -9,8 +9,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
 LKMMC=$(cd "$(dirname "$LKMMC")" && pwd)/$(basename "$LKMMC")
 merge() { python3 bench/merge-shards.py "$@"; }
 

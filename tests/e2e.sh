@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end tests of the real binary: the front end's error and parse
-# tests, then the checker on our litmus tests and the kernel's 34.
+# tests, then the checker on our litmus tests and the kernel's 34.  Each
+# script prints its own "N passed, N failed"; here one check per script,
+# counted by tests/lib.sh, and a failing script fails the whole.
 set -u
-cd "$(dirname "$0")/.."
-status=0
+cd "$(dirname "$0")/.." || exit 2
+. tests/lib.sh
 # One script a line, so that adding one touches one line.
 for t in \
 	tests/e2e-frontend.sh \
@@ -27,9 +29,9 @@ for t in \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"
-		bash "$t" || status=1
+		check "$t" bash "$t"
 	else
-		echo "missing $t"; status=1
+		bad "missing $t"
 	fi
 done
-exit $status
+report "e2e scripts"
