@@ -14,14 +14,19 @@
 
 void encfix_open(struct encfix *f, struct irb b)
 {
+	encfix_open_unroll(f, b, 2);
+}
+
+void encfix_open_unroll(struct encfix *f, struct irb b, int unroll)
+{
 	f->b = b;
 	Z3_config cfg = Z3_mk_config();
 	Z3_set_param_value(cfg, "model", "true");
 	f->z = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
 	struct diag d = {0};
-	struct check_options opt = {.unroll = 2};
-	assert_int_equal(problem_open(&f->pr, f->z, b.p, &opt, 2, 0, ENC_ARITH_GENERAL,
+	struct check_options opt = {.unroll = unroll};
+	assert_int_equal(problem_open(&f->pr, f->z, b.p, &opt, unroll, 0, ENC_ARITH_GENERAL,
 				      NULL, &d), PROBLEM_READY);
 	f->enc = f->pr.enc;
 	f->s = problem_solver(&f->pr, PG_CONSISTENT | PG_CUT, 0);

@@ -15,15 +15,17 @@
 struct encfix {
 	struct irb b;          /* the program (owned) */
 	Z3_context z;          /* its context */
-	struct problem pr;     /* its encoding at --unroll 2 and the built-in
+	struct problem pr;     /* its encoding (--unroll 2 unless told) and the built-in
 				* model on it (solver/problem.h) */
 	struct encoding *enc;  /* pr.enc */
 	Z3_solver s;           /* program, axioms and herd7's cut, with Z3's
 				* default settings */
 };
 
-/* Encode b (taking it over); fails the test when that fails. */
+/* Encode b (taking it over) at --unroll 2, or at unroll; fails the test
+ * when that fails. */
 void encfix_open(struct encfix *f, struct irb b);
+void encfix_open_unroll(struct encfix *f, struct irb b, int unroll);
 void encfix_close(struct encfix *f);
 
 struct state_set;

@@ -2,7 +2,8 @@
  * test_cubes.c - unit tests of solver/cubes.c on IR built by hand: where
  * the cubes apply they list exactly the states the one-query-per-state
  * enumeration lists (SB with and without fences, a three-process ring),
- * settling whole cubes; with a lock they do not apply and do nothing.
+ * settling whole cubes; with a lock they do not apply and do nothing;
+ * past their deadline they give up.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,6 +47,7 @@ static void same_as_one_by_one(struct irb b, long nstates, long npos)
 	assert_int_equal(cubes_enumerate(by_cubes, &f.pr, f.s, 0, &st), 1);
 	assert_true(st.consistent_queries > 0);
 	assert_true(st.whole_cubes > 0);
+	assert_true(st.states_in_cubes > 0 && st.states_in_cubes <= nstates);
 	struct state_set *one_by_one = state_set_new(f.enc);
 	assert_true(state_set_enumerate(one_by_one, f.s, 0));
 	assert_int_equal(state_set_size(by_cubes), nstates);
@@ -101,6 +103,21 @@ static void test_lock_not_applicable(void **state)
 	encfix_close(&f);
 }
 
+/* A deadline already passed: the cubes give up (0), not done. */
+static void test_deadline(void **state)
+{
+	(void)state;
+	struct encfix f;
+	encfix_open(&f, ring(3, 0, IR_F_MB));
+	struct state_set *ss = state_set_new(f.enc);
+	struct cubes_stats st = {0};
+	f.pr.deadline = 1.0; /* CLOCK_MONOTONIC's second 1: long past */
+	assert_int_equal(cubes_enumerate(ss, &f.pr, f.s, 0, &st), 0);
+	assert_true(state_set_size(ss) < 8);
+	state_set_free(ss);
+	encfix_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -108,6 +125,7 @@ int main(void)
 		cmocka_unit_test(test_sb_mb),
 		cmocka_unit_test(test_ring3),
 		cmocka_unit_test(test_lock_not_applicable),
+		cmocka_unit_test(test_deadline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

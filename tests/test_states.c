@@ -2,8 +2,9 @@
  * test_states.c - unit tests of solver/states.c on IR built by hand: the
  * columns (herd7's order and labels), recording states and the
  * proposition on them, herd7's order of values and of the printed list,
- * values too wide for the compact rows, and the enumeration by blocking
- * queries against the model.
+ * values too wide for the compact rows, the columns' values in a model,
+ * and the enumeration by blocking queries against the model (and its
+ * deadline).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -163,6 +164,43 @@ static void test_enumerate(void **state)
 	enumerate(1, 3);
 }
 
+/* The columns' values in a model where P0 read 1 and P1 read 0. */
+static void test_eval(void **state)
+{
+	(void)state;
+	struct fixture f;
+	setup(&f, 0);
+	Z3_context z = f.fx.z;
+	Z3_solver s = f.fx.s;
+	static const long want[2] = {1, 0};
+	Z3_solver_push(z, s);
+	for (int t = 0; t < 2; t++) {
+		Z3_ast r = enc_observable(f.fx.enc, (struct ir_observable){t, 0});
+		Z3_solver_assert(z, s, Z3_mk_eq(z, r, Z3_mk_int64(z, want[t], Z3_get_sort(z, r))));
+	}
+	assert_int_equal(Z3_solver_check(z, s), Z3_L_TRUE);
+	Z3_model m = Z3_solver_get_model(z, s);
+	Z3_model_inc_ref(z, m);
+	long val[2] = {-1, -1};
+	assert_int_equal(state_set_eval(f.ss, m, val), 1);
+	assert_int_equal(val[0], want[0]);
+	assert_int_equal(val[1], want[1]);
+	Z3_model_dec_ref(z, m);
+	Z3_solver_pop(z, s, 1);
+	teardown(&f);
+}
+
+/* A deadline already passed: no new query, the answer is "gave up". */
+static void test_deadline(void **state)
+{
+	(void)state;
+	struct fixture f;
+	setup(&f, 0);
+	assert_int_equal(state_set_enumerate(f.ss, f.fx.s, 1.0), 0);
+	assert_true(state_set_size(f.ss) < 4);
+	teardown(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +209,8 @@ int main(void)
 		cmocka_unit_test(test_value_order),
 		cmocka_unit_test(test_wide_values),
 		cmocka_unit_test(test_enumerate),
+		cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_deadline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
