@@ -101,10 +101,11 @@ $(CHEADERS_C): $(CHEADERS)
 	  done; \
 	  echo '{ 0, 0 } };'; } > $@
 
-# What the unit tests share: the IR builder, an encoded program's solver.
-TEST_LIB := tests/irb.c tests/encfix.c
+# What the unit tests share: the IR builder, an encoded program's solver,
+# the front end and relation contexts they set up.
+TEST_LIB := tests/irb.c tests/encfix.c tests/testutil.c
 
-build/tests/%: tests/%.c $(TEST_LIB) tests/irb.h tests/encfix.h $(LIB_OBJS)
+build/tests/%: tests/%.c $(TEST_LIB) $(TEST_LIB:.c=.h) $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(TEST_LIB) $(LIB_OBJS) $(LDLIBS) -lcmocka
 

@@ -14,22 +14,7 @@
 #include <cmocka.h>
 
 #include "frontend/frontend.h"
-
-static struct frontend *fe; /* shared by all tests of this file */
-
-static int setup(void **state)
-{
-	(void)state;
-	fe = frontend_new();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	frontend_free(fe);
-	return 0;
-}
+#include "tests/testutil.h"
 
 /* A one-process test with the given parameters and body (body starts on
  * line 4, column 1 of the file). */
@@ -39,7 +24,7 @@ static struct ir_program *body(const char *params, const char *code)
 	snprintf(buf, sizeof buf, "C t\n{}\nP0(%s) {\n%s\n}\nexists (x=0)\n",
 		 params, code);
 	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(fe, "t.litmus", buf, &d);
+	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", buf, &d);
 	if (!p)
 		diag_print(&d, stderr);
 	assert_non_null(p);
@@ -53,7 +38,7 @@ static void body_bad(const char *params, const char *code, int line, int col,
 	snprintf(buf, sizeof buf, "C t\n{}\nP0(%s) {\n%s\n}\nexists (x=0)\n",
 		 params, code);
 	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(fe, "t.litmus", buf, &d);
+	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", buf, &d);
 	assert_null(p);
 	if (!strstr(d.msg, part))
 		diag_print(&d, stderr);
@@ -477,7 +462,7 @@ static struct ir_program *with_preamble(const char *init, const char *pre,
 	snprintf(buf, sizeof buf, "C t\n{%s}\n%s\nP0(%s) {\n%s\n}\n"
 		 "exists (x=0)\n", init, pre, params, code);
 	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(fe, "t.litmus", buf, &d);
+	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", buf, &d);
 	if (!p)
 		diag_print(&d, stderr);
 	assert_non_null(p);
@@ -695,5 +680,5 @@ int main(void)
 		cmocka_unit_test(test_goto),
 		cmocka_unit_test(test_arrays),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, tu_frontend_free);
 }

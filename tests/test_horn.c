@@ -13,39 +13,14 @@
 #include <cmocka.h>
 
 #include "encoder/rel.h"
-#include "common/arena.h"
+#include "tests/testutil.h"
 
 #define N 6 /* events */
 
-struct fixture {
-	Z3_context z;
-	struct arena *arena;
-	struct rel_ctx rc;
-	Z3_ast guard[N];
-};
-
+/* The events' relation context (tests/testutil.h). */
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof *f);
-	Z3_config cfg = Z3_mk_config();
-	f->z = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	f->arena = arena_new();
-	for (int i = 0; i < N; i++)
-		f->guard[i] = Z3_mk_true(f->z);
-	rel_ctx_init(&f->rc, f->z, N, f->guard, f->arena);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	rel_ctx_fini(&f->rc);
-	arena_free(f->arena);
-	Z3_del_context(f->z);
-	free(f);
-	return 0;
+	return tu_rel_open(state, N);
 }
 
 static int holds(Z3_context z, Z3_model m, Z3_ast a)
@@ -71,7 +46,7 @@ static void reachability(int edge[N][N], int reach[N][N])
  * reachability in the graph of a+ ; b from the rows of from. */
 static void test_least_model_is_reachability(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	Z3_context z = f->z;
 	srand(7);
@@ -147,7 +122,7 @@ static void test_least_model_is_reachability(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_least_model_is_reachability, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_least_model_is_reachability, setup, tu_rel_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

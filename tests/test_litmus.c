@@ -13,28 +13,13 @@
 #include <cmocka.h>
 
 #include "frontend/frontend.h"
-
-static struct frontend *fe; /* shared by all tests of this file */
-
-static int setup(void **state)
-{
-	(void)state;
-	fe = frontend_new();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	frontend_free(fe);
-	return 0;
-}
+#include "tests/testutil.h"
 
 /* Parse text that must be accepted. */
 static struct ir_program *parse_ok(const char *text)
 {
 	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(fe, "t.litmus", text, &d);
+	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", text, &d);
 	if (!p)
 		diag_print(&d, stderr);
 	assert_non_null(p);
@@ -46,7 +31,7 @@ static struct ir_program *parse_ok(const char *text)
 static void parse_bad(const char *text, int line, int col, const char *part)
 {
 	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(fe, "t.litmus", text, &d);
+	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", text, &d);
 	assert_null(p);
 	assert_int_equal(d.set, 1);
 	if (!strstr(d.msg, part))
@@ -292,5 +277,5 @@ int main(void)
 		cmocka_unit_test(test_clause_structure),
 		cmocka_unit_test(test_errors),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, tu_frontend_free);
 }

@@ -13,41 +13,16 @@
 #include <cmocka.h>
 
 #include "encoder/rel.h"
-#include "common/arena.h"
+#include "tests/testutil.h"
 
-struct fixture {
-	Z3_context z;
-	struct arena *arena;
-	struct rel_ctx rc;
-	Z3_ast guard[8];
-};
-
+/* The events' relation context (tests/testutil.h). */
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof *f);
-	Z3_config cfg = Z3_mk_config();
-	f->z = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	f->arena = arena_new();
-	for (int i = 0; i < 8; i++)
-		f->guard[i] = Z3_mk_true(f->z);
-	rel_ctx_init(&f->rc, f->z, 5, f->guard, f->arena);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	rel_ctx_fini(&f->rc);
-	arena_free(f->arena);
-	Z3_del_context(f->z);
-	free(f);
-	return 0;
+	return tu_rel_open(state, 5);
 }
 
 /* Is fact satisfiable together with the context's definitions? */
-static int sat(struct fixture *f, Z3_ast fact)
+static int sat(struct tu_rel *f, Z3_ast fact)
 {
 	Z3_solver s = Z3_mk_solver(f->z);
 	Z3_solver_inc_ref(f->z, s);
@@ -61,7 +36,7 @@ static int sat(struct fixture *f, Z3_ast fact)
 	return r;
 }
 
-static Z3_ast var(struct fixture *f, const char *name)
+static Z3_ast var(struct tu_rel *f, const char *name)
 {
 	return Z3_mk_const(f->z, Z3_mk_string_symbol(f->z, name), Z3_mk_bool_sort(f->z));
 }
@@ -70,7 +45,7 @@ static Z3_ast var(struct fixture *f, const char *name)
 
 static void test_seq_prunes_and_folds(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc), b = rel_new(rc);
 	AT(a, 0, 1) = rc->t;
@@ -84,7 +59,7 @@ static void test_seq_prunes_and_folds(void **state)
 
 static void test_inverse_and_diff(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast x = var(f, "x");
@@ -101,7 +76,7 @@ static void test_inverse_and_diff(void **state)
 /* A cycle 0->1->2->0 whose last edge is a variable: acyclic iff not x. */
 static void test_acyclic_cycle(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast x = var(f, "x");
@@ -118,7 +93,7 @@ static void test_acyclic_cycle(void **state)
 /* a+ contains every path and, in its least model, nothing else. */
 static void test_plus_horn(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast x = var(f, "x");
@@ -137,7 +112,7 @@ static void test_plus_horn(void **state)
 /* rel_cyclic is the exact negation of acyclicity: cyclic iff x, here. */
 static void test_cyclic_exact(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast x = var(f, "x");
@@ -159,7 +134,7 @@ static void test_cyclic_exact(void **state)
  * after a step from 0) be true although 0 reaches no cycle back to 0. */
 static void test_exact_defs_least(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast x = var(f, "x");
@@ -192,7 +167,7 @@ static void test_exact_defs_least(void **state)
  * definitions (the Horn rules skip the redundant sure edge 0 -> 3). */
 static void test_plus_sure_paths(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast x = var(f, "x");
@@ -222,7 +197,7 @@ static void test_plus_sure_paths(void **state)
 /* [from] ; a*: a sure path gives the row's own from term. */
 static void test_star_from_sure(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast g = var(f, "g"), x = var(f, "x");
@@ -242,7 +217,7 @@ static void test_star_from_sure(void **state)
  * guard of a READ_ONCE minus Marked), and only then. */
 static void test_diff_folds_contained(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	Z3_ast g = var(f, "g"), x = var(f, "x"), y = var(f, "y");
 	set_t a = set_new(rc), b = set_new(rc);
@@ -267,7 +242,7 @@ static void test_diff_folds_contained(void **state)
 }
 
 /* Is fact satisfiable with the definitions and the exact ones in more? */
-static int sat_exact(struct fixture *f, Z3_ast_vector more, Z3_ast fact)
+static int sat_exact(struct tu_rel *f, Z3_ast_vector more, Z3_ast fact)
 {
 	Z3_solver s = Z3_mk_solver(f->z);
 	Z3_solver_inc_ref(f->z, s);
@@ -287,7 +262,7 @@ static int sat_exact(struct fixture *f, Z3_ast_vector more, Z3_ast fact)
  * edges, with both closures made exact (rel_exact_defs). */
 static void test_star_columns_random(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	unsigned seed = 12345;
 	for (int round = 0; round < 40; round++) {
@@ -329,7 +304,7 @@ static void test_star_columns_random(void **state)
  * same formula) still forbid exactly the cycles. */
 static void test_acyclic_implied_edges(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast x = var(f, "x"), y = var(f, "y");
@@ -354,7 +329,7 @@ static void test_acyclic_implied_edges(void **state)
 /* A disjunct reached through two middle events is written once. */
 static void test_seq_repeated_disjunct(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc), b = rel_new(rc);
 	Z3_ast x = var(f, "x");
@@ -368,7 +343,7 @@ static void test_seq_repeated_disjunct(void **state)
 
 static void test_irreflexive_and_empty(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	Z3_ast x = var(f, "x");
@@ -381,7 +356,7 @@ static void test_irreflexive_and_empty(void **state)
 
 static void test_domain_range(void **state)
 {
-	struct fixture *f = *state;
+	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
 	rel_t a = rel_new(rc);
 	AT(a, 0, 3) = rc->t;
@@ -395,20 +370,20 @@ static void test_domain_range(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_seq_prunes_and_folds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_inverse_and_diff, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_acyclic_cycle, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plus_horn, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cyclic_exact, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exact_defs_least, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_irreflexive_and_empty, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_domain_range, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plus_sure_paths, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_star_from_sure, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_acyclic_implied_edges, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_seq_repeated_disjunct, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_folds_contained, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_star_columns_random, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seq_prunes_and_folds, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_inverse_and_diff, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_acyclic_cycle, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_plus_horn, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_cyclic_exact, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_exact_defs_least, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_irreflexive_and_empty, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_domain_range, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_plus_sure_paths, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_star_from_sure, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_acyclic_implied_edges, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_seq_repeated_disjunct, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_diff_folds_contained, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_star_columns_random, setup, tu_rel_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,55 @@
+/*
+ * testutil.c - the unit tests' shared set-ups; see testutil.h.
+ */
+#include "testutil.h"
+
+#include <stdlib.h>
+
+#include "common/arena.h"
+#include "frontend/frontend.h"
+
+/* The one front end of a test program (tests run one at a time). */
+static struct frontend *shared_fe;
+
+struct frontend *tu_frontend(void)
+{
+	if (!shared_fe)
+		shared_fe = frontend_new();
+	return shared_fe;
+}
+
+int tu_frontend_free(void **state)
+{
+	(void)state;
+	if (shared_fe)
+		frontend_free(shared_fe);
+	shared_fe = NULL;
+	return 0;
+}
+
+int tu_rel_open(void **state, int n)
+{
+	struct tu_rel *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	Z3_config cfg = Z3_mk_config();
+	f->z = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	f->arena = arena_new();
+	f->guard = arena_alloc(f->arena, sizeof *f->guard * (size_t)n);
+	for (int i = 0; i < n; i++)
+		f->guard[i] = Z3_mk_true(f->z);
+	rel_ctx_init(&f->rc, f->z, n, f->guard, f->arena);
+	*state = f;
+	return 0;
+}
+
+int tu_rel_close(void **state)
+{
+	struct tu_rel *f = *state;
+	rel_ctx_fini(&f->rc);
+	arena_free(f->arena);
+	Z3_del_context(f->z);
+	free(f);
+	return 0;
+}

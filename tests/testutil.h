@@ -1,0 +1,34 @@
+/*
+ * testutil.h - what several unit tests set up the same way: one front end
+ * shared by a file's tests, and a relation context over a few events in a
+ * Z3 context of its own.  It asserts nothing.
+ */
+#ifndef LKMMC_TESTS_TESTUTIL_H
+#define LKMMC_TESTS_TESTUTIL_H
+
+#include <z3.h>
+
+#include "encoder/rel.h"
+
+struct arena;
+struct frontend;
+
+/* The front end of this test program, made on first use; tu_frontend_free
+ * is the cmocka group teardown that frees it. */
+struct frontend *tu_frontend(void);
+int tu_frontend_free(void **state);
+
+/* n events, each with guard true, and their relation context. */
+struct tu_rel {
+	Z3_context z;         /* the context everything lives in */
+	struct arena *arena;  /* the relations' allocations */
+	struct rel_ctx rc;    /* the relation context over the n events */
+	Z3_ast *guard;        /* the n guards (all true) */
+};
+
+/* For cmocka: *state becomes a tu_rel over n events; freed by
+ * tu_rel_close (a test's teardown). */
+int tu_rel_open(void **state, int n);
+int tu_rel_close(void **state);
+
+#endif
