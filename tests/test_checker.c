@@ -65,60 +65,78 @@ static void expect(char *out, const char *verdict, int nstates)
 	free(out);
 }
 
-/* SB: without fences both reads may miss the other thread's store. */
-static void sb(int with_mb, const char *verdict, int nstates)
+/* One step of a thread in two_threads: 'W' stores 1 to location arg, 'R'
+ * loads location arg into register reg, 'F' the fence arg (only in the
+ * fenced variant); op 0 ends the thread. */
+struct step {
+	char op;  /* 'W', 'R', 'F' or 0 */
+	int arg;  /* the location, or the fence */
+	int reg;  /* 'R': the register */
+};
+/* One conjunct of the condition: thread t's register reg = v. */
+struct atom {
+	int t, reg; /* the register */
+	long v;     /* its value */
+};
+
+/* Two threads of steps, exists (cond[0] /\ cond[1]): the checker's
+ * verdict and state count. */
+static void two_threads(const char *name, const struct step steps[2][4],
+			int fenced, const struct atom cond[2],
+			const char *verdict, int nstates)
 {
-	struct irb b = irb_new("SB", 2, 2);
-	store(&b, 0, 0, 1, IR_ORD_ONCE);
-	if (with_mb)
-		fence(&b, 0, IR_F_MB);
-	load(&b, 0, 0, 1, IR_ORD_ONCE);
-	store(&b, 1, 1, 1, IR_ORD_ONCE);
-	if (with_mb)
-		fence(&b, 1, IR_F_MB);
-	load(&b, 1, 0, 0, IR_ORD_ONCE);
-	irb_exists(&b, irb_and(&b, irb_reg_is(&b, 0, 0, 0), irb_reg_is(&b, 1, 0, 0)));
+	struct irb b = irb_new(name, 2, 2);
+	for (int t = 0; t < 2; t++)
+		for (const struct step *s = steps[t]; s->op; s++) {
+			if (s->op == 'W')
+				store(&b, t, s->arg, 1, IR_ORD_ONCE);
+			else if (s->op == 'R')
+				load(&b, t, s->reg, s->arg, IR_ORD_ONCE);
+			else if (fenced)
+				fence(&b, t, (enum ir_fence)s->arg);
+		}
+	irb_exists(&b, irb_and(&b, irb_reg_is(&b, cond[0].t, cond[0].reg, cond[0].v),
+			       irb_reg_is(&b, cond[1].t, cond[1].reg, cond[1].v)));
 	expect(run(&b), verdict, nstates);
 }
+
+/* SB: without fences both reads may miss the other thread's store. */
+static const struct step sb_steps[2][4] = {
+	{{'W', 0, 0}, {'F', IR_F_MB, 0}, {'R', 1, 0}},
+	{{'W', 1, 0}, {'F', IR_F_MB, 0}, {'R', 0, 0}},
+};
+static const struct atom sb_cond[2] = {{0, 0, 0}, {1, 0, 0}};
 
 static void test_sb(void **state)
 {
 	(void)state;
-	sb(0, "Sometimes 1 3", 4);
+	two_threads("SB", sb_steps, 0, sb_cond, "Sometimes 1 3", 4);
 }
 
 static void test_sb_mb(void **state)
 {
 	(void)state;
-	sb(1, "Never 0 3", 3); /* propagation axiom */
+	/* propagation axiom */
+	two_threads("SB", sb_steps, 1, sb_cond, "Never 0 3", 3);
 }
 
 /* MP with smp_wmb / smp_rmb: happens-before forbids r0=1, r1=0. */
-static void mp(int fences, const char *verdict, int nstates)
-{
-	struct irb b = irb_new("MP", 2, 2);
-	store(&b, 0, 0, 1, IR_ORD_ONCE);
-	if (fences)
-		fence(&b, 0, IR_F_WMB);
-	store(&b, 0, 1, 1, IR_ORD_ONCE);
-	load(&b, 1, 0, 1, IR_ORD_ONCE);
-	if (fences)
-		fence(&b, 1, IR_F_RMB);
-	load(&b, 1, 1, 0, IR_ORD_ONCE);
-	irb_exists(&b, irb_and(&b, irb_reg_is(&b, 1, 0, 1), irb_reg_is(&b, 1, 1, 0)));
-	expect(run(&b), verdict, nstates);
-}
+static const struct step mp_steps[2][4] = {
+	{{'W', 0, 0}, {'F', IR_F_WMB, 0}, {'W', 1, 0}},
+	{{'R', 1, 0}, {'F', IR_F_RMB, 0}, {'R', 0, 1}},
+};
+static const struct atom mp_cond[2] = {{1, 0, 1}, {1, 1, 0}};
 
 static void test_mp(void **state)
 {
 	(void)state;
-	mp(0, "Sometimes 1 3", 4);
+	two_threads("MP", mp_steps, 0, mp_cond, "Sometimes 1 3", 4);
 }
 
 static void test_mp_fences(void **state)
 {
 	(void)state;
-	mp(1, "Never 0 3", 3);
+	two_threads("MP", mp_steps, 1, mp_cond, "Never 0 3", 3);
 }
 
 /* CoRR: two reads of x in one thread cannot see x go backwards. */
