@@ -72,42 +72,50 @@ static void test_ignored_drawing(void **state)
 	assert_memory_equal(&opt, &before, sizeof opt);
 }
 
+/* A command line herd7_option must refuse, and what the message says
+ * (NULL: anything). */
+struct refusal {
+	const char *words[4]; /* the command line (NULL-terminated) */
+	const char *says;     /* a part of the message, or NULL */
+};
+
+/* Each line of lines[0..n) is an error saying what it must; opt (shared
+ * by them) keeps unroll 2. */
+static void refused(const struct refusal *lines, int n)
+{
+	struct check_options opt = {.unroll = 2};
+	char msg[512];
+	for (int i = 0; i < n; i++) {
+		const char **w = (const char **)lines[i].words;
+		assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_ERROR);
+		if (lines[i].says && !strstr(msg, lines[i].says))
+			fail_msg("%s: '%s' not in '%s'", w[0], lines[i].says, msg);
+	}
+	assert_int_equal(opt.unroll, 2);
+}
+
 static void test_rejected(void **state)
 {
 	(void)state;
-	struct check_options opt = {.unroll = 2};
-	char msg[512];
-	const char *w[] = {"-o", "dir", NULL};
-	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "'-o' is not supported: lkmmc writes no herd7 drawings"));
-	const char *w2[] = {"-through", "all", NULL};
-	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "-through all"));
-	const char *w3[] = {"-model", "x86tso.cat", NULL};
-	assert_int_equal(run(w3, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "built in"));
-	const char *w4[] = {"-nosuch", NULL};
-	assert_int_equal(run(w4, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "unknown option '-nosuch'"));
+	static const struct refusal lines[] = {
+		{{"-o", "dir"}, "'-o' is not supported: lkmmc writes no herd7 drawings"},
+		{{"-through", "all"}, "-through all"},
+		{{"-model", "x86tso.cat"}, "built in"},
+		{{"-nosuch"}, "unknown option '-nosuch'"},
+	};
+	refused(lines, sizeof lines / sizeof *lines);
 }
 
 static void test_malformed(void **state)
 {
 	(void)state;
-	struct check_options opt = {.unroll = 2};
-	char msg[512];
-	const char *w[] = {"-unroll", "x", NULL};
-	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "needs a number"));
-	const char *w2[] = {"-unroll", NULL};
-	assert_int_equal(run(w2, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "needs a value"));
-	const char *w3[] = {"-speedcheck", "maybe", NULL};
-	assert_int_equal(run(w3, &opt, msg, sizeof msg), HERD7_ERROR);
-	const char *w4[] = {"-squished", "yes", NULL};
-	assert_int_equal(run(w4, &opt, msg, sizeof msg), HERD7_ERROR);
-	assert_non_null(strstr(msg, "true or false"));
-	assert_int_equal(opt.unroll, 2);
+	static const struct refusal lines[] = {
+		{{"-unroll", "x"}, "needs a number"},
+		{{"-unroll"}, "needs a value"},
+		{{"-speedcheck", "maybe"}, NULL},
+		{{"-squished", "yes"}, "true or false"},
+	};
+	refused(lines, sizeof lines / sizeof *lines);
 }
 
 static void test_help_version(void **state)
