@@ -6,6 +6,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +49,29 @@ static const struct ir_location *loc(const struct ir_program *p, const char *n)
 	return &p->locs[i];
 }
 
+/* What a location must be: its kind, C type (NULL: not checked) and
+ * initial number (ANY: not checked). */
+struct want_loc {
+	const char *name;      /* the location */
+	enum ir_loc_kind kind; /* its kind */
+	const char *ctype;     /* its C type, or NULL */
+	long init;             /* its initial number, or ANY */
+};
+#define ANY LONG_MIN
+
+static void locs_are(const struct ir_program *p, const struct want_loc *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct ir_location *l = loc(p, w[i].name);
+		if (l->kind != w[i].kind)
+			fail_msg("%s: kind %d, want %d", w[i].name, l->kind, w[i].kind);
+		if (w[i].ctype && strcmp(l->ctype, w[i].ctype))
+			fail_msg("%s: type '%s', want '%s'", w[i].name, l->ctype, w[i].ctype);
+		if (w[i].init != ANY && l->init.num != w[i].init)
+			fail_msg("%s: initial %ld, want %ld", w[i].name, l->init.num, w[i].init);
+	}
+}
+
 static void test_header(void **state)
 {
 	(void)state;
@@ -81,25 +105,24 @@ static void test_init_forms(void **state)
 		"}\n"
 		"P0(int *x, atomic_t *a, spinlock_t *l) { WRITE_ONCE(*x, r1); }\n"
 		"exists (0:r2=x)\n");
-	assert_int_equal(loc(p, "x")->kind, IR_LOC_INT);
-	assert_int_equal(loc(p, "x")->init.num, 1);
-	assert_int_equal(loc(p, "p")->kind, IR_LOC_PTR);
-	assert_string_equal(loc(p, "p")->ctype, "int *");
+	static const struct want_loc want[] = {
+		{"x", IR_LOC_INT, NULL, 1},
+		{"p", IR_LOC_PTR, "int *", ANY},
+		{"q", IR_LOC_PTR, NULL, ANY},
+		{"y", IR_LOC_INT, NULL, ANY}, /* only named */
+		{"a", IR_LOC_ATOMIC, NULL, 3},
+		{"l", IR_LOC_SPINLOCK, NULL, ANY},
+		{"i", IR_LOC_INT, NULL, -2},
+		{"u", IR_LOC_INT, "unsigned long", 16},
+		{"z", IR_LOC_INT, NULL, 5},
+		{"w", IR_LOC_PTR, NULL, ANY}, /* "w=y" holds an address */
+		{"v", IR_LOC_INT, NULL, 7},
+	};
+	locs_are(p, want, sizeof want / sizeof *want);
 	assert_int_equal(loc(p, "p")->init.kind, IR_VAL_LOC);
 	assert_int_equal(loc(p, "p")->init.loc, ir_find_loc(p, "x"));
 	assert_int_equal(loc(p, "q")->init.kind, IR_VAL_LOC);
 	assert_int_equal(loc(p, "q")->init.loc, ir_find_loc(p, "y"));
-	assert_int_equal(loc(p, "y")->kind, IR_LOC_INT); /* only named */
-	assert_int_equal(loc(p, "a")->kind, IR_LOC_ATOMIC);
-	assert_int_equal(loc(p, "a")->init.num, 3);
-	assert_int_equal(loc(p, "l")->kind, IR_LOC_SPINLOCK);
-	assert_int_equal(loc(p, "i")->init.num, -2);
-	assert_string_equal(loc(p, "u")->ctype, "unsigned long");
-	assert_int_equal(loc(p, "u")->init.num, 16);
-	assert_int_equal(loc(p, "z")->init.num, 5);
-	/* "w=y" holds an address: a pointer. */
-	assert_int_equal(loc(p, "w")->kind, IR_LOC_PTR);
-	assert_int_equal(loc(p, "v")->init.num, 7);
 	const struct ir_thread *t = &p->threads[0];
 	assert_int_equal(t->nregs, 3);
 	assert_string_equal(t->regs[0].name, "r1");
@@ -124,18 +147,18 @@ static void test_param_kinds(void **state)
 		"{ WRITE_ONCE(*x, 1); }\n"
 		"P1(int *x, int *s) { WRITE_ONCE(*s, 1); }\n"
 		"exists (x=1 /\\ u=0)\n");
-	assert_int_equal(loc(p, "x")->kind, IR_LOC_INT);
-	assert_string_equal(loc(p, "x")->ctype, "volatile int");
-	assert_int_equal(loc(p, "l")->kind, IR_LOC_SPINLOCK);
-	/* herd7 accepts int *s beside struct srcu_struct *s: srcu wins. */
-	assert_int_equal(loc(p, "s")->kind, IR_LOC_SRCU);
-	assert_int_equal(loc(p, "pp")->kind, IR_LOC_PTR);
-	assert_string_equal(loc(p, "pp")->ctype, "int *");
-	assert_int_equal(loc(p, "a")->kind, IR_LOC_ATOMIC);
-	assert_int_equal(loc(p, "ip")->kind, IR_LOC_INT);
-	/* u is only in the condition: an int initialised to 0. */
-	assert_int_equal(loc(p, "u")->kind, IR_LOC_INT);
-	assert_int_equal(loc(p, "u")->init.num, 0);
+	static const struct want_loc want[] = {
+		{"x", IR_LOC_INT, "volatile int", ANY},
+		{"l", IR_LOC_SPINLOCK, NULL, ANY},
+		/* herd7 accepts int *s beside struct srcu_struct *s: srcu wins. */
+		{"s", IR_LOC_SRCU, NULL, ANY},
+		{"pp", IR_LOC_PTR, "int *", ANY},
+		{"a", IR_LOC_ATOMIC, NULL, ANY},
+		{"ip", IR_LOC_INT, NULL, ANY},
+		/* u is only in the condition: an int initialised to 0. */
+		{"u", IR_LOC_INT, NULL, 0},
+	};
+	locs_are(p, want, sizeof want / sizeof *want);
 	const struct ir_thread *t0 = &p->threads[0], *t1 = &p->threads[1];
 	assert_int_equal(t0->nparams, 6);
 	assert_int_equal(t0->params[1], ir_find_loc(p, "l"));
