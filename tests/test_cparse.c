@@ -23,12 +23,7 @@ static struct ir_program *body(const char *params, const char *code)
 	char buf[4096];
 	snprintf(buf, sizeof buf, "C t\n{}\nP0(%s) {\n%s\n}\nexists (x=0)\n",
 		 params, code);
-	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", buf, &d);
-	if (!p)
-		diag_print(&d, stderr);
-	assert_non_null(p);
-	return p;
+	return tu_parse_ok(buf);
 }
 
 static void body_bad(const char *params, const char *code, int line, int col,
@@ -37,14 +32,7 @@ static void body_bad(const char *params, const char *code, int line, int col,
 	char buf[4096];
 	snprintf(buf, sizeof buf, "C t\n{}\nP0(%s) {\n%s\n}\nexists (x=0)\n",
 		 params, code);
-	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", buf, &d);
-	assert_null(p);
-	if (!strstr(d.msg, part))
-		diag_print(&d, stderr);
-	assert_non_null(strstr(d.msg, part));
-	assert_int_equal(d.line, line);
-	assert_int_equal(d.col, col);
+	tu_parse_bad(buf, line, col, part);
 }
 
 #define XY "int *x, int *y"
@@ -461,12 +449,7 @@ static struct ir_program *with_preamble(const char *init, const char *pre,
 	char buf[4096];
 	snprintf(buf, sizeof buf, "C t\n{%s}\n%s\nP0(%s) {\n%s\n}\n"
 		 "exists (x=0)\n", init, pre, params, code);
-	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", buf, &d);
-	if (!p)
-		diag_print(&d, stderr);
-	assert_non_null(p);
-	return p;
+	return tu_parse_ok(buf);
 }
 
 /* Helpers are inlined: a parameter given an address stands for it, a

@@ -16,32 +16,6 @@
 #include "frontend/frontend.h"
 #include "tests/testutil.h"
 
-/* Parse text that must be accepted. */
-static struct ir_program *parse_ok(const char *text)
-{
-	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", text, &d);
-	if (!p)
-		diag_print(&d, stderr);
-	assert_non_null(p);
-	return p;
-}
-
-/* Parse text that must be rejected at line:col with a message containing
- * part. */
-static void parse_bad(const char *text, int line, int col, const char *part)
-{
-	struct diag d = {0};
-	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", text, &d);
-	assert_null(p);
-	assert_int_equal(d.set, 1);
-	if (!strstr(d.msg, part))
-		diag_print(&d, stderr);
-	assert_non_null(strstr(d.msg, part));
-	assert_int_equal(d.line, line);
-	assert_int_equal(d.col, col);
-}
-
 static const struct ir_location *loc(const struct ir_program *p, const char *n)
 {
 	int i = ir_find_loc(p, n);
@@ -75,7 +49,7 @@ static void locs_are(const struct ir_program *p, const struct want_loc *w, int n
 static void test_header(void **state)
 {
 	(void)state;
-	struct ir_program *p = parse_ok(
+	struct ir_program *p = tu_parse_ok(
 		"C MP+foo-[bar]+baz.1\n"
 		"\"Some doc string {with braces}\"\n"
 		"Cycle=Rfe PodRR Fre\n"
@@ -94,7 +68,7 @@ static void test_header(void **state)
 static void test_init_forms(void **state)
 {
 	(void)state;
-	struct ir_program *p = parse_ok(
+	struct ir_program *p = tu_parse_ok(
 		"C init\n"
 		"{\n"
 		"  int x = 1; int *p = &x; int *q = y; (* pointer: &y *)\n"
@@ -140,7 +114,7 @@ static void test_init_forms(void **state)
 static void test_param_kinds(void **state)
 {
 	(void)state;
-	struct ir_program *p = parse_ok(
+	struct ir_program *p = tu_parse_ok(
 		"C kinds\n{}\n"
 		"P0(volatile int* x, spinlock_t *l, struct srcu_struct *s,\n"
 		"   int **pp, atomic_t *a, intptr_t *ip)\n"
@@ -170,7 +144,7 @@ static void test_param_kinds(void **state)
 static void test_process_order_and_comments(void **state)
 {
 	(void)state;
-	struct ir_program *p = parse_ok(
+	struct ir_program *p = tu_parse_ok(
 		"C order\n{ }\n"
 		"P1(int *y) // second\n"
 		"{\n"
@@ -199,7 +173,7 @@ static void check_cond(const char *cond, enum ir_quant q, const char *text)
 		 "C c\n{}\nP0(int *x, int *y) { int r1; int r2;\n"
 		 "r1 = READ_ONCE(*x); r2 = READ_ONCE(*y); }\n"
 		 "P1(int *y) { int r1; r1 = READ_ONCE(*y); }\n%s\n", cond);
-	struct ir_program *p = parse_ok(buf);
+	struct ir_program *p = tu_parse_ok(buf);
 	assert_int_equal(p->quant, q);
 	assert_string_equal(p->cond_text, text);
 	ir_program_free(p);
@@ -237,7 +211,7 @@ static void test_conditions(void **state)
 static void test_clause_structure(void **state)
 {
 	(void)state;
-	struct ir_program *p = parse_ok(
+	struct ir_program *p = tu_parse_ok(
 		"C s\n{}\n"
 		"P0(int *x) { int r1; r1 = READ_ONCE(*x); }\n"
 		"P1(int *x) { WRITE_ONCE(*x, 1); }\n"
@@ -273,19 +247,19 @@ static void test_clause_structure(void **state)
 static void test_errors(void **state)
 {
 	(void)state;
-	parse_bad("{}\n", 1, 1, "missing header");
-	parse_bad("C t\n{ x = 1;\n", 2, 1, "never closed");
-	parse_bad("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1);\n", 3, 12,
+	tu_parse_bad("{}\n", 1, 1, "missing header");
+	tu_parse_bad("C t\n{ x = 1;\n", 2, 1, "never closed");
+	tu_parse_bad("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1);\n", 3, 12,
 		  "unbalanced braces");
-	parse_bad("C t\n{}\nP0(int *x) { }\nexists (3:r1=0)\n", 4, 9,
+	tu_parse_bad("C t\n{}\nP0(int *x) { }\nexists (3:r1=0)\n", 4, 9,
 		  "unknown thread 3");
-	parse_bad("C t\n{}\nP0(int *x) { }\nexists (0:r1=0 /\\)\n", 4, 18,
+	tu_parse_bad("C t\n{}\nP0(int *x) { }\nexists (0:r1=0 /\\)\n", 4, 18,
 		  "expected a condition atom");
-	parse_bad("C t\n{ x = ; }\nP0(int *x) { }\nexists (x=0)\n", 2, 5,
+	tu_parse_bad("C t\n{ x = ; }\nP0(int *x) { }\nexists (x=0)\n", 2, 5,
 		  "bad initial value");
-	parse_bad("C t\n{}\nP0(int *x) { }\nP0(int *y) { }\nexists (x=0)\n", 4,
+	tu_parse_bad("C t\n{}\nP0(int *x) { }\nP0(int *y) { }\nexists (x=0)\n", 4,
 		  1, "duplicate process P0");
-	parse_bad("C t\n{}\nP0(spinlock_t *x) { }\nP1(atomic_t *x) { }\n"
+	tu_parse_bad("C t\n{}\nP0(spinlock_t *x) { }\nP1(atomic_t *x) { }\n"
 		  "exists (x=0)\n", 4, 14, "location 'x'");
 }
 

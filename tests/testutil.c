@@ -3,7 +3,13 @@
  */
 #include "testutil.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
 
 #include "common/arena.h"
 #include "frontend/frontend.h"
@@ -25,6 +31,29 @@ int tu_frontend_free(void **state)
 		frontend_free(shared_fe);
 	shared_fe = NULL;
 	return 0;
+}
+
+struct ir_program *tu_parse_ok(const char *text)
+{
+	struct diag d = {0};
+	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", text, &d);
+	if (!p)
+		diag_print(&d, stderr);
+	assert_non_null(p);
+	return p;
+}
+
+void tu_parse_bad(const char *text, int line, int col, const char *part)
+{
+	struct diag d = {0};
+	struct ir_program *p = frontend_parse_text(tu_frontend(), "t.litmus", text, &d);
+	assert_null(p);
+	assert_int_equal(d.set, 1);
+	if (!strstr(d.msg, part))
+		diag_print(&d, stderr);
+	assert_non_null(strstr(d.msg, part));
+	assert_int_equal(d.line, line);
+	assert_int_equal(d.col, col);
 }
 
 int tu_rel_open(void **state, int n)

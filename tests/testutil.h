@@ -1,7 +1,8 @@
 /*
  * testutil.h - what several unit tests set up the same way: one front end
- * shared by a file's tests, and a relation context over a few events in a
- * Z3 context of its own.  It asserts nothing.
+ * shared by a file's tests, litmus text it must accept or reject (failing
+ * the test otherwise), and a relation context over a few events in a Z3
+ * context of its own.
  */
 #ifndef LKMMC_TESTS_TESTUTIL_H
 #define LKMMC_TESTS_TESTUTIL_H
@@ -12,11 +13,17 @@
 
 struct arena;
 struct frontend;
+struct ir_program;
 
 /* The front end of this test program, made on first use; tu_frontend_free
  * is the cmocka group teardown that frees it. */
 struct frontend *tu_frontend(void);
 int tu_frontend_free(void **state);
+/* The program of text (file "t.litmus"), which must parse; the caller
+ * frees it. */
+struct ir_program *tu_parse_ok(const char *text);
+/* text must be rejected at line:col with a message containing part. */
+void tu_parse_bad(const char *text, int line, int col, const char *part);
 
 /* n events, each with guard true, and their relation context. */
 struct tu_rel {
