@@ -79,65 +79,56 @@ struct atom {
 	long v;     /* its value */
 };
 
-/* Two threads of steps, exists (cond[0] /\ cond[1]): the checker's
- * verdict and state count. */
-static void two_threads(const char *name, const struct step steps[2][4],
-			int fenced, const struct atom cond[2],
-			const char *verdict, int nstates)
+/* A test of two threads of steps, exists (cond[0] /\ cond[1]), and the
+ * checker's verdict and state count. */
+struct two_threads {
+	const char *name;              /* the test's name */
+	const struct step (*steps)[4]; /* each thread's steps */
+	int fenced;                    /* 1: with the 'F' steps */
+	const struct atom *cond;       /* the two conjuncts */
+	const char *verdict;           /* part of the Observation line */
+	int nstates;                   /* how many states */
+};
+
+/* *state: a struct two_threads (the test's initial state). */
+static void test_two_threads(void **state)
 {
-	struct irb b = irb_new(name, 2, 2);
+	const struct two_threads *c = *state;
+	struct irb b = irb_new(c->name, 2, 2);
 	for (int t = 0; t < 2; t++)
-		for (const struct step *s = steps[t]; s->op; s++) {
+		for (const struct step *s = c->steps[t]; s->op; s++) {
 			if (s->op == 'W')
 				store(&b, t, s->arg, 1, IR_ORD_ONCE);
 			else if (s->op == 'R')
 				load(&b, t, s->reg, s->arg, IR_ORD_ONCE);
-			else if (fenced)
+			else if (c->fenced)
 				fence(&b, t, (enum ir_fence)s->arg);
 		}
-	irb_exists(&b, irb_and(&b, irb_reg_is(&b, cond[0].t, cond[0].reg, cond[0].v),
-			       irb_reg_is(&b, cond[1].t, cond[1].reg, cond[1].v)));
-	expect(run(&b), verdict, nstates);
+	const struct atom *x = &c->cond[0], *y = &c->cond[1];
+	irb_exists(&b, irb_and(&b, irb_reg_is(&b, x->t, x->reg, x->v),
+			       irb_reg_is(&b, y->t, y->reg, y->v)));
+	expect(run(&b), c->verdict, c->nstates);
 }
 
-/* SB: without fences both reads may miss the other thread's store. */
+/* SB: without fences both reads may miss the other thread's store; with
+ * smp_mb the propagation axiom forbids it. */
 static const struct step sb_steps[2][4] = {
 	{{'W', 0, 0}, {'F', IR_F_MB, 0}, {'R', 1, 0}},
 	{{'W', 1, 0}, {'F', IR_F_MB, 0}, {'R', 0, 0}},
 };
 static const struct atom sb_cond[2] = {{0, 0, 0}, {1, 0, 0}};
-
-static void test_sb(void **state)
-{
-	(void)state;
-	two_threads("SB", sb_steps, 0, sb_cond, "Sometimes 1 3", 4);
-}
-
-static void test_sb_mb(void **state)
-{
-	(void)state;
-	/* propagation axiom */
-	two_threads("SB", sb_steps, 1, sb_cond, "Never 0 3", 3);
-}
-
 /* MP with smp_wmb / smp_rmb: happens-before forbids r0=1, r1=0. */
 static const struct step mp_steps[2][4] = {
 	{{'W', 0, 0}, {'F', IR_F_WMB, 0}, {'W', 1, 0}},
 	{{'R', 1, 0}, {'F', IR_F_RMB, 0}, {'R', 0, 1}},
 };
 static const struct atom mp_cond[2] = {{1, 0, 1}, {1, 1, 0}};
-
-static void test_mp(void **state)
-{
-	(void)state;
-	two_threads("MP", mp_steps, 0, mp_cond, "Sometimes 1 3", 4);
-}
-
-static void test_mp_fences(void **state)
-{
-	(void)state;
-	two_threads("MP", mp_steps, 1, mp_cond, "Never 0 3", 3);
-}
+static const struct two_threads two_thread_tests[] = {
+	{"SB", sb_steps, 0, sb_cond, "Sometimes 1 3", 4},
+	{"SB", sb_steps, 1, sb_cond, "Never 0 3", 3},
+	{"MP", mp_steps, 0, mp_cond, "Sometimes 1 3", 4},
+	{"MP", mp_steps, 1, mp_cond, "Never 0 3", 3},
+};
 
 /* CoRR: two reads of x in one thread cannot see x go backwards. */
 static void test_corr(void **state)
@@ -185,10 +176,11 @@ static void test_lock_deadlock(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sb),
-		cmocka_unit_test(test_sb_mb),
-		cmocka_unit_test(test_mp),
-		cmocka_unit_test(test_mp_fences),
+		/* name, test, setup, teardown, initial state */
+		{"test_sb", test_two_threads, NULL, NULL, (void *)&two_thread_tests[0]},
+		{"test_sb_mb", test_two_threads, NULL, NULL, (void *)&two_thread_tests[1]},
+		{"test_mp", test_two_threads, NULL, NULL, (void *)&two_thread_tests[2]},
+		{"test_mp_fences", test_two_threads, NULL, NULL, (void *)&two_thread_tests[3]},
 		cmocka_unit_test(test_corr),
 		cmocka_unit_test(test_lock_mp),
 		cmocka_unit_test(test_lock_deadlock),
