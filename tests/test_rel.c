@@ -43,6 +43,29 @@ static Z3_ast var(struct tu_rel *f, const char *name)
 
 #define AT(r, a, b) REL_AT(r, 5, a, b)
 
+/* A relation whose edges "ij ij ..." (events i -> j) are sure (true). */
+static rel_t sure(struct rel_ctx *rc, const char *edges)
+{
+	rel_t a = rel_new(rc);
+	for (const char *e = edges; e[0] && e[1]; e += e[2] ? 3 : 2)
+		AT(a, e[0] - '0', e[1] - '0') = rc->t;
+	return a;
+}
+
+/* Define, in the context, the exact definitions of the closures made
+ * since Horn clause from (rel_exact_defs); returns how many. */
+static unsigned define_exact(struct tu_rel *f, int from)
+{
+	Z3_ast_vector wf = Z3_mk_ast_vector(f->z);
+	Z3_ast_vector_inc_ref(f->z, wf);
+	rel_exact_defs(&f->rc, from, wf);
+	unsigned k = Z3_ast_vector_size(f->z, wf);
+	for (unsigned i = 0; i < k; i++)
+		rel_define(&f->rc, Z3_ast_vector_get(f->z, wf, i));
+	Z3_ast_vector_dec_ref(f->z, wf);
+	return k;
+}
+
 static void test_seq_prunes_and_folds(void **state)
 {
 	struct tu_rel *f = *state;
@@ -136,11 +159,8 @@ static void test_exact_defs_least(void **state)
 {
 	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
-	rel_t a = rel_new(rc);
+	rel_t a = sure(rc, "01 12 21");
 	Z3_ast x = var(f, "x");
-	AT(a, 0, 1) = rc->t;
-	AT(a, 1, 2) = rc->t;
-	AT(a, 2, 1) = rc->t;
 	AT(a, 2, 0) = x;
 	int from = rel_horn_count(rc);
 	rel_t tc = rel_plus(rc, a, "tc");
@@ -148,14 +168,7 @@ static void test_exact_defs_least(void **state)
 	Z3_ast loop_without_x[2] = {AT(tc, 0, 0), Z3_mk_not(f->z, x)};
 	/* Horn clauses only: the self-supporting value is allowed */
 	assert_true(sat(f, Z3_mk_and(f->z, 2, loop_without_x)));
-	Z3_ast_vector wf = Z3_mk_ast_vector(f->z);
-	Z3_ast_vector_inc_ref(f->z, wf);
-	rel_exact_defs(rc, from, wf);
-	unsigned k = Z3_ast_vector_size(f->z, wf);
-	assert_true(k > 0);
-	for (unsigned i = 0; i < k; i++)
-		rel_define(rc, Z3_ast_vector_get(f->z, wf, i));
-	Z3_ast_vector_dec_ref(f->z, wf);
+	assert_true(define_exact(f, from) > 0);
 	assert_false(sat(f, Z3_mk_and(f->z, 2, loop_without_x)));
 	/* and the real paths are still there */
 	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){x, Z3_mk_not(f->z, AT(tc, 0, 0))})));
@@ -169,12 +182,8 @@ static void test_plus_sure_paths(void **state)
 {
 	struct tu_rel *f = *state;
 	struct rel_ctx *rc = &f->rc;
-	rel_t a = rel_new(rc);
+	rel_t a = sure(rc, "01 12 23 03");
 	Z3_ast x = var(f, "x");
-	AT(a, 0, 1) = rc->t;
-	AT(a, 1, 2) = rc->t;
-	AT(a, 2, 3) = rc->t;
-	AT(a, 0, 3) = rc->t;
 	AT(a, 3, 4) = x;
 	int from = rel_horn_count(rc);
 	rel_t tc = rel_plus(rc, a, "tc");
@@ -184,12 +193,7 @@ static void test_plus_sure_paths(void **state)
 	assert_null(AT(tc, 0, 0));
 	assert_false(rel_is_true(rc, AT(tc, 0, 4)));
 	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){x, Z3_mk_not(f->z, AT(tc, 0, 4))})));
-	Z3_ast_vector wf = Z3_mk_ast_vector(f->z);
-	Z3_ast_vector_inc_ref(f->z, wf);
-	rel_exact_defs(rc, from, wf);
-	for (unsigned i = 0; i < Z3_ast_vector_size(f->z, wf); i++)
-		rel_define(rc, Z3_ast_vector_get(f->z, wf, i));
-	Z3_ast_vector_dec_ref(f->z, wf);
+	define_exact(f, from);
 	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){Z3_mk_not(f->z, x), AT(tc, 0, 4)})));
 	assert_false(sat(f, Z3_mk_and(f->z, 2, (Z3_ast[]){Z3_mk_not(f->z, x), AT(tc, 1, 4)})));
 }
