@@ -28,7 +28,7 @@
 #include "kernel/kmod.h"
 #include "models/cat.h"
 #include "solver/check.h"
-#include "solver/memwatch.h"
+#include "common/memwatch.h"
 #include "solver/repair.h"
 #include "common/xalloc.h"
 

@@ -26,7 +26,7 @@
 #include "common/afile.h"
 #include "common/clock.h"
 #include "common/xalloc.h"
-#include "solver/memwatch.h"
+#include "common/memwatch.h"
 
 /* The signal (SIGINT, SIGTERM, SIGPIPE) that asked the batch to stop, 0
  * while none has.  A signal handler can do no more than set a flag, and it

@@ -30,7 +30,7 @@ struct batch_options {
 				 * timed out (0: no limit) */
 	long max_memory_mb;     /* the checker's memory limit, for the message
 				 * of a worker that ended with MEMWATCH_EXIT
-				 * (solver/memwatch.h) */
+				 * (common/memwatch.h) */
 	/* What a file whose worker was lost prints on stdout, given why
 	 * (kind: "timeout", killed at the limit; "memory", ended by the
 	 * memory limit; "crash") and the message said on stderr (without

@@ -48,7 +48,7 @@ struct rel_ctx {
 				 * after which sequence and closure give up
 				 * with partial results; 0: never */
 	const atomic_int *stop; /* set by another thread when the check
-				 * must end (solver/memwatch.h: the memory
+				 * must end (common/memwatch.h: the memory
 				 * limit); read as the deadline is; NULL:
 				 * never */
 	int expired;            /* 1 once one did (deadline or stop): what

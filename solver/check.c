@@ -29,7 +29,7 @@
 #include "solver/bounds.h"
 #include "solver/cubes.h"
 #include "solver/herd7out.h"
-#include "solver/memwatch.h"
+#include "common/memwatch.h"
 #include "solver/problem.h"
 #include "solver/report.h"
 #include "solver/states.h"

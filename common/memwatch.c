@@ -9,7 +9,7 @@
  * _exit, since exit() would run atexit handlers and destructors of Z3's
  * statics under the feet of the main thread.
  */
-#include "solver/memwatch.h"
+#include "common/memwatch.h"
 
 #include <stdio.h>
 #include <time.h>
