@@ -75,6 +75,18 @@ void km_line(struct gen *g, const char *fmt, ...)
 }
 
 /* A C string literal. */
+/* The name of the test's /proc file: its name with each '/' (corpus
+ * names are paths, auto/C-...) as '@', since a '/' would name a folder
+ * of /proc (as bench/conformance.sh flattens them).  Caller frees. */
+static char *proc_name(const char *name)
+{
+	char *p = xstrdup(name);
+	for (char *q = p; *q; q++)
+		if (*q == '/')
+			*q = '@';
+	return p;
+}
+
 void km_put_cstring(FILE *o, const char *s)
 {
 	fputc('"', o);
@@ -510,6 +522,10 @@ static void put_head(struct gen *g, int ncols)
 	      "#include <linux/srcu.h>\n#include <linux/stddef.h>\n\n", o);
 	fputs("#define LK_NAME ", o);
 	km_put_cstring(o, p->name);
+	fputs("\n#define LK_PROC_NAME ", o);
+	char *proc = proc_name(p->name);
+	km_put_cstring(o, proc);
+	free(proc);
 	fprintf(o, "\n#define LK_KIND \"%s\"\n", quant_word(p->quant));
 	fprintf(o, "#define LK_QUANT %d\n", p->quant == IR_Q_EXISTS ? 0 :
 		p->quant == IR_Q_NOT_EXISTS ? 1 : 2);
@@ -879,7 +895,10 @@ int kmod_generate(struct kmod_batch *b, const struct ir_program *prog, struct di
 	int gps = 0;
 	for (int t = 0; t < prog->nthreads; t++)
 		gps += km_count_grace_periods(&prog->threads[t].body);
-	return write_filef(path, d, "module=%s\nname=%s\nfile=%s\niters=%lu\nthreads=%d\n"
-			   "grace_periods=%d\n", mod, prog->name, prog->file, b->opt.iters,
-			   prog->nthreads, gps);
+	char *proc = proc_name(prog->name);
+	ok = write_filef(path, d, "module=%s\nname=%s\nproc=%s\nfile=%s\niters=%lu\n"
+			 "threads=%d\ngrace_periods=%d\n", mod, prog->name, proc, prog->file,
+			 b->opt.iters, prog->nthreads, gps);
+	free(proc);
+	return ok;
 }

@@ -105,7 +105,7 @@ while read -r mod iters budget extra; do
 		echo "built for kernel '$magic', the guest runs $kver" > "$out/results/$mod.fail"
 		continue
 	fi
-	name=$(sed -n 's/^name=//p' "$info")
+	name=$(sed -n 's/^proc=//p' "$info")
 	echo "$mod $name $iters ${budget:--} $extra" >> "$work/todo"
 done < "$plan"
 

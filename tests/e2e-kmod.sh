@@ -66,6 +66,10 @@ expect_code() { # MODULE REGEX
 	if grep -Eq -- "$2" "$out/$1/$1.c"; then ok; else bad "$1: no match for '$2'"; fi
 }
 expect_code lk_SB_pos 'WRITE_ONCE\(in->v_x, 1L\);'
+# a corpus-style name with a folder: /proc/auto@..., never a '/' in it
+expect_code lk_auto_C_MP_wmb_rmb '^#define LK_PROC_NAME "auto@C-MP\+wmb\+rmb"$'
+grep -qx 'proc=auto@C-MP+wmb+rmb' "$out/lk_auto_C_MP_wmb_rmb/test.info" && ok ||
+	bad "lk_auto_C_MP_wmb_rmb: test.info has no proc=auto@C-MP+wmb+rmb"
 expect_code lk_SB_pos 'R0 = \(long\)READ_ONCE\(in->v_y\);'
 expect_code lk_MP_rel_acq 'smp_store_release\(&in->v_y, 1L\);'
 expect_code lk_MP_rel_acq 'smp_load_acquire\(&in->v_y\)'
