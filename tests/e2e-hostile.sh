@@ -44,7 +44,9 @@ check "the module's Makefile names only the module" \
 	"$tmp/mods/$mod/Makefile" "$mod"
 info=$tmp/mods/$mod/test.info
 check "test.info: one key=value a line, known keys" \
-	bash -c '[ "$(grep -cvE "^(module|name|file|iters|threads|grace_periods)=" "$1")" -eq 0 ] && [ "$(wc -l < "$1")" -eq 6 ]' _ "$info"
+	bash -c '[ "$(grep -cvE "^(module|name|proc|file|iters|threads|grace_periods)=" "$1")" -eq 0 ] && [ "$(wc -l < "$1")" -eq 7 ]' _ "$info"
+check "test.info: the /proc name has no '/' and only test-name characters" \
+	bash -c 'grep -qE "^proc=[][A-Za-z0-9_@.+-]+$" "$1"' _ "$info"
 check "test.info: the name has only test-name characters" \
 	bash -c 'grep -qE "^name=[A-Za-z0-9_/.+-]+$|^name=[][A-Za-z0-9_/.+-]+$" "$1"' _ "$info"
 # The guest's /init reads "module iters name" with read -r and quotes all.
