@@ -74,7 +74,6 @@ void km_line(struct gen *g, const char *fmt, ...)
 	fputc('\n', g->o);
 }
 
-/* A C string literal. */
 /* The name of the test's /proc file: its name with each '/' (corpus
  * names are paths, auto/C-...) as '@', since a '/' would name a folder
  * of /proc (as bench/conformance.sh flattens them).  Caller frees. */
@@ -87,6 +86,7 @@ static char *proc_name(const char *name)
 	return p;
 }
 
+/* A C string literal. */
 void km_put_cstring(FILE *o, const char *s)
 {
 	fputc('"', o);
@@ -523,9 +523,7 @@ static void put_head(struct gen *g, int ncols)
 	fputs("#define LK_NAME ", o);
 	km_put_cstring(o, p->name);
 	fputs("\n#define LK_PROC_NAME ", o);
-	char *proc = proc_name(p->name);
-	km_put_cstring(o, proc);
-	free(proc);
+	km_put_cstring(o, g->proc);
 	fprintf(o, "\n#define LK_KIND \"%s\"\n", quant_word(p->quant));
 	fprintf(o, "#define LK_QUANT %d\n", p->quant == IR_Q_EXISTS ? 0 :
 		p->quant == IR_Q_NOT_EXISTS ? 1 : 2);
@@ -844,42 +842,19 @@ static char *module_name(struct kmod_batch *b, const char *test)
 	return b->names[b->nnames - 1];
 }
 
-int kmod_generate(struct kmod_batch *b, const struct ir_program *prog, struct diag *d)
+/* Write the module's folder under b->outdir: its C (text, len bytes),
+ * its Makefile and test.info (run-qemu.sh's "key=value" lines; proc: the
+ * test's /proc name); 0 after an error in d. */
+static int write_module_dir(struct kmod_batch *b, const struct ir_program *prog,
+			    const char *proc, const char *text, size_t len, struct diag *d)
 {
-	/* test.info is one "key=value" a line, read by kernel/run-qemu.sh. */
-	for (const char *q = prog->file; *q; q++)
-		if ((unsigned char)*q < 0x20 || *q == 0x7f)
-			return diag_error(d, prog->file, 0, 0, "cannot run as a kernel module: "
-					  "the file name has a control character");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	if (!mem)
-		abort();
-	struct gen g = {.p = prog, .opt = &b->opt, .o = mem, .d = d};
-	g.cname = cnames(prog);
-	int ok = gen_module(&g);
-	fclose(mem);
-	free(g.reg_base);
-	free(g.ord);
-	for (int k = 0; k < prog->nlocs; k++)
-		free(g.cname[k]);
-	free(g.cname);
-	if (!ok) {
-		free(text);
-		return 0;
-	}
 	const char *mod = module_name(b, prog->name);
 	char dir[4096], path[4200];
 	snprintf(dir, sizeof dir, "%s/%s", b->outdir, mod);
-	if (mkdir_p(dir)) {
-		free(text);
+	if (mkdir_p(dir))
 		return diag_error(d, dir, 0, 0, "cannot create: %s", strerror(errno));
-	}
 	snprintf(path, sizeof path, "%s/%s.c", dir, mod);
-	ok = write_file(path, text, len, d);
-	free(text);
-	if (!ok)
+	if (!write_file(path, text, len, d))
 		return 0;
 
 	snprintf(path, sizeof path, "%s/Makefile", dir);
@@ -895,10 +870,36 @@ int kmod_generate(struct kmod_batch *b, const struct ir_program *prog, struct di
 	int gps = 0;
 	for (int t = 0; t < prog->nthreads; t++)
 		gps += km_count_grace_periods(&prog->threads[t].body);
-	char *proc = proc_name(prog->name);
-	ok = write_filef(path, d, "module=%s\nname=%s\nproc=%s\nfile=%s\niters=%lu\n"
+	return write_filef(path, d, "module=%s\nname=%s\nproc=%s\nfile=%s\niters=%lu\n"
 			 "threads=%d\ngrace_periods=%d\n", mod, prog->name, proc, prog->file,
 			 b->opt.iters, prog->nthreads, gps);
-	free(proc);
+}
+
+int kmod_generate(struct kmod_batch *b, const struct ir_program *prog, struct diag *d)
+{
+	/* test.info is one "key=value" a line, read by kernel/run-qemu.sh. */
+	for (const char *q = prog->file; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			return diag_error(d, prog->file, 0, 0, "cannot run as a kernel module: "
+					  "the file name has a control character");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		abort();
+	struct gen g = {.p = prog, .opt = &b->opt, .o = mem, .d = d};
+	g.cname = cnames(prog);
+	g.proc = proc_name(prog->name);
+	int ok = gen_module(&g);
+	fclose(mem);
+	free(g.reg_base);
+	free(g.ord);
+	for (int k = 0; k < prog->nlocs; k++)
+		free(g.cname[k]);
+	free(g.cname);
+	if (ok)
+		ok = write_module_dir(b, prog, g.proc, text, len, d);
+	free(text);
+	free(g.proc);
 	return ok;
 }

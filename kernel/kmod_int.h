@@ -41,6 +41,8 @@ struct gen {
 	char **cname;      /* location -> C identifier: its name, with a
 			    * struct field "s.f" as s__f, an element "a[1]"
 			    * as a__1 */
+	char *proc;        /* the test's /proc name (LK_PROC_NAME, test.info's
+			    * proc=) */
 };
 
 /* How a location is accessed: a long, an atomic_t, an atomic_long_t. */

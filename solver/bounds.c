@@ -384,10 +384,15 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 	*unroll = n;
 	if (!prog_has(prog, IR_LOOP))
 		return 1;
+	/* The probes only ask whether an execution needs more iterations:
+	 * --explain's separate axioms (and all candidate executions) would
+	 * give the same answers, slower. */
+	struct check_options probe = *opt;
+	probe.explain = 0;
 	for (; n <= opt->unroll_auto; n++) {
 		*unroll = n;
 		struct problem p;
-		switch (problem_open(&p, z, prog, opt, n, deadline, ENC_ARITH_GENERAL, stop, d)) {
+		switch (problem_open(&p, z, prog, &probe, n, deadline, ENC_ARITH_GENERAL, stop, d)) {
 		case PROBLEM_READY: break;
 		case PROBLEM_FAILED: return 0;
 		case PROBLEM_EXPIRED: return 1; /* gave up: the caller reports it */

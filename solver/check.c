@@ -268,22 +268,28 @@ static int find_states(const struct check_options *opt, const struct problem *p,
 	return 1;
 }
 
+/* Whether flag can be raised, into *raised (left 0 when the flag is
+ * false by construction); 0 on time-out. */
+static int ask_flag(const struct problem *p, Z3_solver s, Z3_ast flag, int *raised)
+{
+	if (Z3_get_bool_value(p->z, flag) == Z3_L_FALSE)
+		return 1;
+	Z3_lbool r = problem_ask(p, s, flag);
+	*raised = r == Z3_L_TRUE;
+	return r != Z3_L_UNDEF;
+}
+
 /* One query per flag not statically false. */
 static int find_flags(const struct problem *p, Z3_solver s, struct verdict *v,
 		      struct diag *d)
 {
-	Z3_context z = p->z;
-	int nflags = FL_COUNT + p->m.ncat_flags;
 	v->cat_raised = xcalloc((size_t)p->m.ncat_flags + 1, sizeof *v->cat_raised);
-	for (int f = 0; f < nflags; f++) {
-		Z3_ast flag = f < FL_COUNT ? p->m.flag[f] : p->m.cat_flag[f - FL_COUNT];
-		if (Z3_get_bool_value(z, flag) == Z3_L_FALSE)
-			continue;
-		Z3_lbool r = problem_ask(p, s, flag);
-		if (r == Z3_L_UNDEF)
+	for (int f = 0; f < FL_COUNT; f++)
+		if (!ask_flag(p, s, p->m.flag[f], &v->raised[f]))
 			return report_timed_out(d, p->prog, "checking flags");
-		*(f < FL_COUNT ? &v->raised[f] : &v->cat_raised[f - FL_COUNT]) = r == Z3_L_TRUE;
-	}
+	for (int f = 0; f < p->m.ncat_flags; f++)
+		if (!ask_flag(p, s, p->m.cat_flag[f], &v->cat_raised[f]))
+			return report_timed_out(d, p->prog, "checking flags");
 	return 1;
 }
 

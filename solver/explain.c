@@ -316,63 +316,82 @@ static void print_steps(const struct expl *ex, FILE *out)
 	}
 }
 
-/* Explain how axiom a fails in the execution; 0 if the check fails. */
-static int explain_axiom(struct expl *ex, enum lkmm_axiom a, FILE *out)
+/* The acyclic axioms: the cycle goes through an edge of rel and continues
+ * in rel | inner (find_cycle's strict and weak). */
+struct axiom_cycle {
+	enum lkmm_axiom axiom;		/* the axiom */
+	const char *what;		/* what its explanation shows */
+	enum lkmm_rel rel;		/* the relation that must be acyclic */
+	const enum lkmm_rel *inner;	/* relations the cycle may also use */
+	int ninner;			/* how many of them */
+};
+
+/* The cycle that breaks acyclic axiom a; NULL for the other axioms. */
+static const struct axiom_cycle *axiom_cycle(enum lkmm_axiom a)
 {
-	/* The acyclic axioms: the cycle goes through an edge of rel and
-	 * continues in rel | inner (find_cycle's strict and weak). */
 	static const enum lkmm_rel hb_pb[] = {LR_HB, LR_PB};
-	static const struct {
-		enum lkmm_axiom axiom;
-		const char *what;
-		enum lkmm_rel rel;
-		const enum lkmm_rel *inner;
-		int ninner;
-	} cycles[] = {
+	static const struct axiom_cycle cycles[] = {
 		{AX_COHERENCE, "cycle", LR_COM, NULL, 0},
 		{AX_HAPPENS_BEFORE, "hb cycle", LR_HB, NULL, 0},
 		{AX_PROPAGATION, "pb cycle", LR_PB, hb_pb, 1},
 		{AX_RCU, "rb cycle", LR_RB, hb_pb, 2},
 	};
-	int ok = 0, closed = 1;
-	const char *what = "cycle";
+	for (size_t c = 0; c < sizeof cycles / sizeof cycles[0]; c++)
+		if (cycles[c].axiom == a)
+			return &cycles[c];
+	return NULL;
+}
+
+/* The atomic axiom's violation: a read r of an rmw, an external write c
+ * it is fr-before and the rmw's write w coe-after c; 0 if none. */
+static int find_atomic_violation(struct expl *ex)
+{
+	int n = ex->enc->n;
+	for (int r = 0; r < n; r++)
+		for (int w = 0; w < n; w++) {
+			if (!in(ex, LR_ATOMIC_VIOLATION, r, w))
+				continue;
+			for (int c = 0; c < n; c++)
+				if (in(ex, LR_FRE, r, c) && in(ex, LR_COE, c, w)) {
+					push(ex, r, c, LR_FRE, -1);
+					push(ex, c, w, LR_COE, -1);
+					return 1;
+				}
+		}
+	return 0;
+}
+
+/* plain-coherence's forbidden pair; 0 if none. */
+static int find_plain_incoherence(struct expl *ex)
+{
+	int n = ex->enc->n;
+	for (int p = 0; p < n; p++)
+		for (int q = 0; q < n; q++)
+			if (in(ex, LR_PLAIN_INCOH, p, q)) {
+				push(ex, p, q, LR_PLAIN_INCOH, -1);
+				return 1;
+			}
+	return 0;
+}
+
+/* Explain how axiom a fails in the execution; 0 if the check fails. */
+static int explain_axiom(struct expl *ex, enum lkmm_axiom a, FILE *out)
+{
+	const struct axiom_cycle *cycle = axiom_cycle(a);
+	int ok, closed = 1;
+	const char *what;
 	ex->nsteps = 0;
-	size_t c = 0;
-	while (c < sizeof cycles / sizeof cycles[0] && cycles[c].axiom != a)
-		c++;
-	if (c < sizeof cycles / sizeof cycles[0]) {
-		what = cycles[c].what;
-		ok = find_cycle(ex, cycles[c].rel, cycles[c].inner, cycles[c].ninner);
-	}
-	/* The other axioms (AX_COUNT: an acyclic one, done above). */
-	switch (c < sizeof cycles / sizeof cycles[0] ? AX_COUNT : a) {
-	case AX_COUNT:
-		break;
-	case AX_ATOMIC:
+	if (cycle) {
+		what = cycle->what;
+		ok = find_cycle(ex, cycle->rel, cycle->inner, cycle->ninner);
+	} else if (a == AX_ATOMIC) {
 		what = "rmw & (fre ; coe)";
 		closed = 0;
-		for (int r = 0; r < ex->enc->n && !ok; r++)
-			for (int w = 0; w < ex->enc->n && !ok; w++) {
-				if (!in(ex, LR_ATOMIC_VIOLATION, r, w))
-					continue;
-				for (int c = 0; c < ex->enc->n && !ok; c++)
-					if (in(ex, LR_FRE, r, c) && in(ex, LR_COE, c, w)) {
-						push(ex, r, c, LR_FRE, -1);
-						push(ex, c, w, LR_COE, -1);
-						ok = 1;
-					}
-			}
-		break;
-	default:
+		ok = find_atomic_violation(ex);
+	} else {
 		what = "forbidden pair";
 		closed = 0;
-		for (int p = 0; p < ex->enc->n && !ok; p++)
-			for (int q = 0; q < ex->enc->n && !ok; q++)
-				if (in(ex, LR_PLAIN_INCOH, p, q)) {
-					push(ex, p, q, LR_PLAIN_INCOH, -1);
-					ok = 1;
-				}
-		break;
+		ok = find_plain_incoherence(ex);
 	}
 	if (!ok || !self_check(ex, closed)) {
 		fprintf(out, "  %s: internal error: the explanation failed its self-check\n",

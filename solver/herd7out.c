@@ -9,24 +9,21 @@
 
 #include "solver/states.h"
 
-static const char *quant_word(enum ir_quant q)
-{
-	switch (q) {
-	case IR_Q_EXISTS: return "Allowed";
-	case IR_Q_NOT_EXISTS: return "Forbidden";
-	case IR_Q_FORALL: return "Required";
-	}
-	return "Allowed";
-}
+/* How herd7 names each quantifier: the word on the Test line and the
+ * condition's keyword. */
+struct quant_names {
+	const char *word;	/* "Test NAME <word>" */
+	const char *text;	/* "Condition <text> ..." */
+};
 
-static const char *quant_text(enum ir_quant q)
+static struct quant_names quant_names(enum ir_quant q)
 {
 	switch (q) {
-	case IR_Q_EXISTS: return "exists";
-	case IR_Q_NOT_EXISTS: return "~exists";
-	case IR_Q_FORALL: return "forall";
+	case IR_Q_NOT_EXISTS: return (struct quant_names){ "Forbidden", "~exists" };
+	case IR_Q_FORALL: return (struct quant_names){ "Required", "forall" };
+	case IR_Q_EXISTS: break;
 	}
-	return "exists";
+	return (struct quant_names){ "Allowed", "exists" };
 }
 
 void herd7_print(FILE *out, const struct ir_program *prog, const struct herd7_answer *a)
@@ -39,7 +36,7 @@ void herd7_print(FILE *out, const struct ir_program *prog, const struct herd7_an
 	default: validated = neg == 0; break;
 	}
 	const char *obs = pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes";
-	fprintf(out, "Test %s %s\n", prog->name, quant_word(prog->quant));
+	fprintf(out, "Test %s %s\n", prog->name, quant_names(prog->quant).word);
 	if (a->states) {
 		fprintf(out, "States %ld\n", state_set_size(a->states));
 		state_set_print(a->states, out);
@@ -52,7 +49,7 @@ void herd7_print(FILE *out, const struct ir_program *prog, const struct herd7_an
 		fprintf(out, "Positive: %ld Negative: %ld\n", pos, neg);
 	for (int f = 0; f < a->nflags; f++)
 		fprintf(out, "Flag %s\n", a->flags[f]);
-	fprintf(out, "Condition %s %s\n", quant_text(prog->quant),
+	fprintf(out, "Condition %s %s\n", quant_names(prog->quant).text,
 		prog->cond_text ? prog->cond_text : "");
 	fprintf(out, "Observation %s %s %ld %ld\n", prog->name, obs, pos, neg);
 	fprintf(out, "Time %s %.2f\n", prog->name, a->seconds);
