@@ -371,9 +371,11 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 {
 	Z3_context z = p->z;
 	fprintf(c->err, "stats: events %d, defs %u, facts %u, symmetric threads "
-		"ordered %d; encode %.3fs, bounds %.3fs, states %.3fs, flags %.3fs\n",
+		"ordered %d, their lock rf fixed %d; encode %.3fs, bounds %.3fs, "
+		"states %.3fs, flags %.3fs\n",
 		p->enc->n, Z3_ast_vector_size(z, p->enc->rc.defs),
-		Z3_ast_vector_size(z, p->enc->facts), v->symmetric, t[1] - t[0],
+		Z3_ast_vector_size(z, p->enc->facts), v->symmetric, p->locks_fixed,
+		t[1] - t[0],
 		t[2] - t[1], t[3] - t[2], t[4] - t[3]);
 	if (v->cubes.consistent_queries)
 		fprintf(c->err, "stats: cubes: %ld consistency and %ld violation queries, "

@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "solver/options.h"
 #include "solver/deadline.h"
+#include "solver/symmetry.h"
 
 /* Z3's parameters for p's solvers. */
 static Z3_params make_params(Z3_context z, const struct check_options *opt,
@@ -53,6 +54,10 @@ enum problem_status problem_open(struct problem *p, Z3_context z,
 	if (!p->enc)
 		return PROBLEM_FAILED;
 	enum problem_status st = PROBLEM_READY;
+	/* Before the model: its relations over the lock's rf become static.
+	 * --explain lists the candidates, which must not be narrowed. */
+	if (!p->enc->rc.expired && !opt->explain)
+		p->locks_fixed = symmetry_fix_locks(p->enc);
 	if (p->enc->rc.expired) /* stopped part-way: nothing to build on */
 		st = PROBLEM_EXPIRED;
 	else if (!model_build(opt->model, p->enc, opt->explain, &p->m, d))

@@ -52,6 +52,9 @@ struct problem {
 					* one; not owned */
 	struct lkmm m;                 /* the model over enc */
 	int unroll;                    /* the loop bound enc was built with */
+	int locks_fixed;               /* threads whose lock rf was fixed
+					* before the model (symmetry.h's
+					* symmetry_fix_locks) */
 	double deadline;               /* no query past it (CLOCK_MONOTONIC
 					* seconds, 0: none) */
 	enum enc_arith arith;         /* how the solvers' arithmetic is set */

@@ -13,6 +13,11 @@
  * order.  Registers of renamed threads would be permuted, hence threads
  * with observed registers are never renamed; neither are threads with SRCU
  * primitives, whose results are constants unique to each call site.
+ *
+ * symmetry_fix_locks narrows the encoding itself, before the model is
+ * built, to the executions symmetry_break keeps, where that order decides
+ * a lock's rf: why that is exact is said at fix_class_locks.  It does not
+ * break symmetries any other way.
  */
 #include "solver/symmetry.h"
 
@@ -155,6 +160,119 @@ static int break_class(const struct encoding *enc, Z3_solver s, const int *cls, 
 	return ok ? k : 0;
 }
 
+/* The class of thread t (rep from symmetry_classes) into cls, ascending,
+ * when t is its lowest thread; returns its size, 0 when t is not. */
+static int class_members(const int *rep, int n, int t, int *cls)
+{
+	int k = 0;
+	for (int u = t; u < n && rep[t] == t; u++)
+		if (rep[u] == t)
+			cls[k++] = u;
+	return k;
+}
+
+/* A thread's lock section of the simple shape: the write that orders its
+ * class is an unconditional LKW, paired with an unconditional LKR and the
+ * unconditional UL that surely ends its critical section. */
+struct lock_section {
+	int lkr, lkw, ul; /* its events */
+};
+
+static int has_cls(const struct encoding *enc, int e, enum ev_class c)
+{
+	return (enc->ev[e].cls & EVC_BIT(c)) != 0;
+}
+
+static int lock_section(const struct encoding *enc, int t, struct lock_section *s)
+{
+	int n = enc->n;
+	s->lkw = class_write(enc, t);
+	if (s->lkw < 0 || !has_cls(enc, s->lkw, EVC_LKW) || !unconditional(enc, s->lkw))
+		return 0;
+	s->lkr = enc->ev[s->lkw].rmw_peer;
+	if (s->lkr < 0 || !has_cls(enc, s->lkr, EVC_LKR) || !unconditional(enc, s->lkr))
+		return 0;
+	s->ul = -1;
+	for (int u = 0; u < n; u++)
+		if (rel_is_true(&enc->rc, REL_AT(enc->critical, n, s->lkw, u)))
+			s->ul = u;
+	return s->ul >= 0 && unconditional(enc, s->ul);
+}
+
+/* The initial write of the lock of s[0], when the sections s[0..k) are
+ * the only writes that may touch that lock besides it; else -1. */
+static int sole_lock_writers(const struct encoding *enc, const struct lock_section *s, int k)
+{
+	int n = enc->n, iw = -1, lock = s[0].lkw;
+	for (int e = 0; e < n; e++) {
+		if (!enc->ts[e] || !REL_AT(enc->loc, n, e, lock))
+			continue;
+		int known = has_cls(enc, e, EVC_IW) && enc->ev[e].loc == enc->ev[lock].loc && iw < 0;
+		for (int i = 0; i < k && !known; i++)
+			known = e == s[i].lkw || e == s[i].ul;
+		if (!known)
+			return -1;
+		if (has_cls(enc, e, EVC_IW))
+			iw = e;
+	}
+	return iw;
+}
+
+/* Fix the rf of the LKRs of class cls[0..k) (see symmetry_fix_locks).
+ * Returns 1 if it did.  Why it is exact: the class's ordering writes are
+ * its LKWs w[i], all executed, so some renaming of the class puts them in
+ * thread order (the argument of symmetry_break, which asserts that same
+ * order of the same writes, so the two never disagree).  In such an
+ * execution each UL u[i] is co-just-after w[i] (lock.cat's co of
+ * critical, locks.c), hence co-before w[i+1], and no other write touches
+ * the lock (sole_lock_writers): its coherence is IW, w[0], u[0], w[1],
+ * u[1], ...  An LKR reads from the write co-just-before its LKW, so the
+ * LKR of thread i reads from u[i-1] (the IW for i = 0) and from no other
+ * write.  The facts on the rf variables keep the encoder's constraints
+ * (one write read, its value, rts) in step with the relation entries. */
+static int fix_class_locks(struct encoding *enc, const int *cls, int k)
+{
+	Z3_context z = enc->z;
+	int n = enc->n, iw = -1, ok = 1;
+	struct lock_section *s = xmalloc(sizeof *s * (size_t)k);
+	for (int i = 0; i < k && ok; i++)
+		ok = lock_section(enc, cls[i], &s[i]) &&
+		     enc->ev[s[i].lkw].loc == enc->ev[s[0].lkw].loc &&
+		     enc->ev[s[i].lkw].loc >= 0;
+	if (ok)
+		iw = sole_lock_writers(enc, s, k);
+	ok = ok && iw >= 0;
+	for (int i = 0; i < k && ok; i++)
+		ok = REL_AT(enc->rf_var, n, i ? s[i - 1].ul : iw, s[i].lkr) != NULL;
+	for (int i = 0; i < k && ok; i++) {
+		int r = s[i].lkr, src = i ? s[i - 1].ul : iw;
+		for (int w = 0; w < n; w++) {
+			Z3_ast v = REL_AT(enc->rf_var, n, w, r);
+			if (!v)
+				continue;
+			enc_fact(enc, w == src ? v : Z3_mk_not(z, v));
+			REL_AT(enc->rf, n, w, r) = w == src ? enc->rc.t : NULL;
+		}
+	}
+	free(s);
+	return ok;
+}
+
+int symmetry_fix_locks(struct encoding *enc)
+{
+	int n = enc->prog->nthreads, fixed = 0;
+	int *rep = symmetry_classes(enc);
+	int *cls = xmalloc(sizeof(int) * ((size_t)n + 1));
+	for (int t = 0; t < n; t++) {
+		int k = class_members(rep, n, t, cls);
+		if (k > 1 && fix_class_locks(enc, cls, k))
+			fixed += k;
+	}
+	free(rep);
+	free(cls);
+	return fixed;
+}
+
 int *symmetry_classes(const struct encoding *enc)
 {
 	const struct ir_program *p = enc->prog;
@@ -186,12 +304,7 @@ int symmetry_break(const struct encoding *enc, Z3_solver s)
 	int *rep = symmetry_classes(enc);
 	int *cls = xmalloc(sizeof(int) * ((size_t)n + 1));
 	for (int t = 0; t < n; t++) {
-		if (rep[t] != t)
-			continue;
-		int k = 0;
-		for (int u = t; u < n; u++)
-			if (rep[u] == t)
-				cls[k++] = u;
+		int k = class_members(rep, n, t, cls);
 		if (k > 1)
 			ordered += break_class(enc, s, cls, k);
 	}

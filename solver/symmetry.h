@@ -29,4 +29,23 @@ int *symmetry_classes(const struct encoding *enc);
  * Returns how many threads they order (0: no symmetry found). */
 int symmetry_break(const struct encoding *enc, Z3_solver s);
 
+/*
+ * Decide statically what symmetry_break's order implies for locks: in a
+ * class whose ordering writes are the lock acquisitions (LKW) of one
+ * spinlock, each thread taking and releasing it once, unconditionally,
+ * and no other write touching that lock, coherence of the lock is IW,
+ * LKW, UL of the first thread, LKW, UL of the second, ...  So the LKR of
+ * the first thread reads from the initial write and that of each next
+ * one from the UL of the previous one (lock.cat: from the write
+ * co-just-before its LKW).  Those rf entries of enc become the true
+ * literal and the other entries into these LKRs statically false, with
+ * the matching facts on the rf variables, before a model is built, so
+ * that po-unlock-lock-po and the closures over it are static.  The
+ * executions left are those symmetry_break keeps (the same writes in the
+ * same order), so every query that renaming threads preserves keeps its
+ * answer; explanations, which list the candidates, are not among them.
+ * Returns how many threads it fixed.
+ */
+int symmetry_fix_locks(struct encoding *enc);
+
 #endif

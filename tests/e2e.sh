@@ -26,6 +26,7 @@ for t in \
 	tests/e2e-memory.sh \
 	tests/e2e-repair.sh \
 	tests/e2e-hostile.sh \
+	tests/e2e-symmetry.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"
