@@ -19,7 +19,10 @@
 # outcome (stays-never: left out; repaired; no-repair; gave-up; timeout;
 # error), repair cost, ok (repaired at no more than the stripped cost),
 # seconds of the --repair run, candidates checked, the first repair's
-# changes.  summary.txt: counts, success rate, median and max seconds.
+# changes, user CPU seconds and peak resident kB of the --repair run
+# (/usr/bin/time; the wall seconds grow with the machine's load, the CPU
+# seconds do not).  summary.txt: counts, success rate, median and max of
+# both.
 # Exit status: 0 measured; 1 a --repair run crashed or printed a repair
 # it could not re-check; 2 usage error.
 set -u
@@ -46,27 +49,29 @@ main() {
 	local lkmmc=${LKMMC:-$root/lkmmc}
 	mkdir -p "$out/stripped"
 	local tsv=$out/results.tsv bad=0 i=0
-	printf 'path\tstripped\tstripped_cost\toutcome\trepair_cost\tok\tseconds\tchecked\trepair\n' > "$tsv"
+	printf 'path\tstripped\tstripped_cost\toutcome\trepair_cost\tok\tseconds\tchecked\trepair\tuser_seconds\tpeak_kb\n' > "$tsv"
 	for f in "${files[@]}"; do
 		i=$((i + 1))
 		local s=$out/stripped/$i-$(basename "$f") info n cost
 		if ! info=$("$lkmmc" --strip "$f" 2>&1 >"$s"); then
-			printf '%s\t-\t-\terror\t-\t-\t-\t-\t%s\n' "$f" "strip: ${info//$'\n'/ }" >> "$tsv"
+			printf '%s\t-\t-\terror\t-\t-\t-\t-\t%s\t-\t-\n' "$f" "strip: ${info//$'\n'/ }" >> "$tsv"
 			continue
 		fi
 		n=$(sed -n 's/.*stripped \([0-9]*\) fences.*/\1/p' <<<"$info")
 		cost=$(sed -n 's/.*, cost \([0-9]*\)$/\1/p' <<<"$info")
 		if [ "${n:-0}" = 0 ]; then
-			printf '%s\t0\t0\tnothing-to-strip\t-\t-\t-\t-\t-\n' "$f" >> "$tsv"
+			printf '%s\t0\t0\tnothing-to-strip\t-\t-\t-\t-\t-\t-\t-\n' "$f" >> "$tsv"
 			continue
 		fi
-		local t0 t1 rep rc
+		local t0 t1 rep rc user kb
 		t0=$(date +%s.%N)
-		rep=$(timeout "$tmo" "$lkmmc" --repair --repair-max 1 "${plain[@]}" "$s" 2>&1)
+		rep=$(/usr/bin/time -f '%U %M' -o "$out/time.txt" timeout "$tmo" "$lkmmc" --repair --repair-max 1 "${plain[@]}" "$s" 2>&1)
 		rc=$?
 		t1=$(date +%s.%N)
 		local secs outcome rcost="-" ok="-" checked="-" what="-"
 		secs=$(echo "$t1 - $t0" | bc)
+		# the last line: "Command exited with non-zero status N" comes first
+		read -r user kb < <(tail -n 1 "$out/time.txt")
 		local head
 		head=$(grep -m1 '^Repair ' <<<"$rep")
 		if [ $rc = 124 ]; then outcome=timeout
@@ -85,8 +90,8 @@ main() {
 			what=$(head -c 300 <<<"$rep" | tr '\n\t' '  ')
 			[ $rc -gt 128 ] && bad=1
 		fi
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$n" "$cost" "$outcome" "$rcost" "$ok" \
-			"$secs" "$checked" "$what" >> "$tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$n" "$cost" "$outcome" "$rcost" "$ok" \
+			"$secs" "$checked" "$what" "$user" "$kb" >> "$tsv"
 	done
 	summary "$tsv" | tee "$out/summary.txt"
 	return $bad
@@ -105,12 +110,15 @@ summary() {
 		printf "\nbecame reachable when stripped: %d; repaired at no more than the stripped cost: %d (%.1f%%)\n",
 			set, good, set ? 100 * good / set : 0
 	}' "$1"
-	awk -F'\t' 'NR > 1 && $7 != "-" && $4 != "stays-never" { print $7 + 0 }' "$1" | sort -g |
-		awk '{ t[++n] = $1 } END {
-			if (!n) exit
-			med = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
-			printf "--repair seconds over those: median %.2f, max %.2f (%d runs)\n", med, t[n], n
-		}'
+	local col
+	for col in 7:wall 10:user-CPU; do
+		awk -F'\t' -v c="${col%%:*}" 'NR > 1 && $c != "-" && $4 != "stays-never" { print $c + 0 }' "$1" | sort -g |
+			awk -v what="${col#*:}" '{ t[++n] = $1 } END {
+				if (!n) exit
+				med = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
+				printf "--repair %s seconds over those: median %.2f, max %.2f (%d runs)\n", what, med, t[n], n
+			}'
+	done
 }
 
 main "$@"
