@@ -58,6 +58,9 @@ struct repair_ctx {
 	int gave_up;                /* max_checks, the leaf limit or the
 				     * deadline reached */
 	long leaves;                /* sets of the right cost enumerated */
+	int no_thread_step;         /* a failed set's growth found no thread
+				     * whose candidates alone keep it failing:
+				     * later growths do not try again */
 	double deadline;            /* clock_now() to stop at (--timeout),
 				     * 0: none */
 	struct diag why;            /* the last check's error */
@@ -145,34 +148,141 @@ static void remember_failed(struct repair_ctx *r, const int *pick)
 
 static enum verdict try_pick(struct repair_ctx *r, const int *pick);
 
-/* A set that failed, made as large as it stays failing: slot by slot, in
- * program order, the strongest change of the slot is added (or replaces a
- * weaker one) when the set still reaches the outcome with it.  Every
- * subset of what is remembered fails too, so one failure rules out many
- * candidates (the counterexample-guided cut of the search). */
+/* Put the strongest changes cand[0..n) into g, each in place of the
+ * weaker change of its slot (saved in was[], -1: none), or take them out
+ * again and put the weaker ones back. */
+static void swap_strongest(const struct repair_menu *m, int *g, const int *cand, int *was,
+			   int n, int in)
+{
+	for (int j = 0; j < n; j++) {
+		if (in) {
+			was[j] = -1;
+			for (int k = 0; k < m->n; k++)
+				if (g[k] && m->ch[k].slot == m->ch[cand[j]].slot)
+					was[j] = k;
+			if (was[j] >= 0)
+				g[was[j]] = 0;
+		} else if (was[j] >= 0) {
+			g[was[j]] = 1;
+		}
+		g[cand[j]] = in;
+	}
+}
+
+static void grow_halves(struct repair_ctx *r, int *g, const int *cand, int *was, int n);
+
+/* Add the strongest changes cand[0..n) to the failing set g if it still
+ * fails with all of them (one check), else each half in turn. */
+static void grow_range(struct repair_ctx *r, int *g, const int *cand, int *was, int n)
+{
+	if (n == 0 || r->checks >= r->ro->max_checks)
+		return;
+	swap_strongest(&r->menu, g, cand, was, n, 1);
+	if (dominated(r, g) || try_pick(r, g) == V_BAD)
+		return;
+	swap_strongest(&r->menu, g, cand, was, n, 0);
+	if (n > 1)
+		grow_halves(r, g, cand, was, n);
+}
+
+/* cand[0..n) tried by halves, or one by one when they are few (where
+ * most of them do not go in, a check per change is the least). */
+static void grow_halves(struct repair_ctx *r, int *g, const int *cand, int *was, int n)
+{
+	if (n <= 3) {
+		for (int j = 0; j < n; j++)
+			grow_range(r, g, cand + j, was + j, 1);
+		return;
+	}
+	grow_range(r, g, cand, was, n / 2);
+	grow_range(r, g, cand + n / 2, was + n / 2, n - n / 2);
+}
+
+/* Try the candidates of every thread but one at once, the threads that g
+ * orders least first: an outcome that one thread without ordering still
+ * reaches (the common case, a cycle through every thread) then costs one
+ * check, and the growth goes on inside that thread only (a test where
+ * no thread does is not asked again: it would cost a check per thread
+ * at every growth).  cand is
+ * reordered: those of the thread left out first, in program order;
+ * returns how many they are, or n when no thread-wide step kept g
+ * failing (every candidate is then still to try). */
+static int grow_by_thread(struct repair_ctx *r, int *g, int *cand, int *was, int n)
+{
+	const struct repair_menu *m = &r->menu;
+	int nthreads = 0;
+	for (int j = 0; j < n; j++)
+		if (m->ch[cand[j]].thread >= nthreads)
+			nthreads = m->ch[cand[j]].thread + 1;
+	int *picked = xcalloc((size_t)nthreads + 1, sizeof *picked);
+	int *has = xcalloc((size_t)nthreads + 1, sizeof *has);
+	for (int i = 0; i < m->n; i++)
+		if (g[i] && m->ch[i].thread < nthreads)
+			picked[m->ch[i].thread]++;
+	for (int j = 0; j < n; j++)
+		has[m->ch[cand[j]].thread] = 1;
+	int *order = xmalloc_array((size_t)n + 1, sizeof *order);
+	int left = n;
+	for (int least = 0; least <= m->n && left == n; least++)
+		for (int t = 0; t < nthreads && left == n && r->checks < r->ro->max_checks; t++) {
+			if (!has[t] || picked[t] != least)
+				continue;
+			int mine = 0, others = 0;
+			for (int j = 0; j < n; j++)
+				if (m->ch[cand[j]].thread == t)
+					order[mine++] = cand[j];
+			if (mine == n)
+				break; /* one thread only: nothing to split */
+			for (int j = 0; j < n; j++)
+				if (m->ch[cand[j]].thread != t)
+					order[mine + others++] = cand[j];
+			swap_strongest(m, g, order + mine, was, others, 1);
+			if (dominated(r, g) || try_pick(r, g) == V_BAD) {
+				memcpy(cand, order, (size_t)n * sizeof *cand);
+				left = mine;
+			} else {
+				swap_strongest(m, g, order + mine, was, others, 0);
+			}
+		}
+	if (left == n)
+		r->no_thread_step = 1;
+	free(order);
+	free(picked);
+	free(has);
+	return left;
+}
+
+/* A set that failed, made as large as it stays failing: the strongest
+ * change of every slot, in program order, is added (or replaces a weaker
+ * one) when the set still reaches the outcome with it.  Every subset of
+ * what is remembered fails too, so one failure rules out many candidates
+ * (the counterexample-guided cut of the search).  The changes are tried
+ * by halves: a group that keeps the set failing goes in whole with one
+ * check, a group that does not is split.  Ordering being monotone in the
+ * changes, a group fails with the set exactly when each of its changes
+ * would have, added one at a time in program order, so the set grown is
+ * the one the one-at-a-time growth makes (k changes that must stay out
+ * cost about 2k log n checks instead of n).  Each group added was checked
+ * failing (or is below a set that was), so the set remembered fails. */
 static void grow_failed(struct repair_ctx *r, const int *failed)
 {
 	const struct repair_menu *m = &r->menu;
 	int *g = xmalloc_array((size_t)m->n + 1, sizeof *g);
+	int *cand = xmalloc_array((size_t)m->n + 1, sizeof *cand);
+	int *was = xmalloc_array((size_t)m->n + 1, sizeof *was);
 	memcpy(g, failed, (size_t)m->n * sizeof *g);
-	for (int i = 0; i < m->n && r->checks < r->ro->max_checks; i++) {
-		if (!m->ch[i].strongest || g[i])
-			continue;
-		int was = -1; /* the weaker change of the slot in g */
-		for (int k = 0; k < m->n; k++)
-			if (g[k] && m->ch[k].slot == m->ch[i].slot)
-				was = k;
-		if (was >= 0)
-			g[was] = 0;
-		g[i] = 1;
-		if (!dominated(r, g) && try_pick(r, g) != V_BAD) {
-			g[i] = 0;
-			if (was >= 0)
-				g[was] = 1;
-		}
-	}
+	int n = 0;
+	for (int i = 0; i < m->n; i++)
+		if (m->ch[i].strongest && !g[i])
+			cand[n++] = i;
+	/* not all at once: with them all, g is the strongest set, a repair */
+	if (!r->no_thread_step)
+		n = grow_by_thread(r, g, cand, was, n);
+	grow_halves(r, g, cand, was, n);
 	remember_failed(r, g);
 	free(g);
+	free(cand);
+	free(was);
 }
 
 /* Check the set pick with the quick checker. */

@@ -7,6 +7,8 @@
 #    the default costs (acquire/release 1, smp_rmb/smp_wmb 2, smp_mb 4).
 #    Every diff printed must apply with patch(1), and the patched file must
 #    be Never when lkmmc checks it on its own.
+#  - The cut from failed sets finds the plain enumeration's repairs with
+#    fewer checks (a four-thread LB chain).
 #  - Several files in one run (serially and with -j 2), a test with nothing
 #    to repair, a test no change of the menu repairs (exit status 3), --prune
 #    on a test with a redundant fence, cost files (one that changes the
@@ -127,6 +129,59 @@ litmus-tests/kernel-fragments/seqlock-no-rmb.litmus 2
 	smp_rmb() before line 47 in P1 (2)
 EOF
 run_row
+
+# The growth of failed sets: a four-thread LB chain whose P1 has a data
+# dependency needs an acquire or a release in each other thread (8
+# repairs of cost 3).  The cut finds the same repairs as the plain
+# enumeration, with fewer checks: a failed set grows by every thread but
+# one at once (one check) and then inside that thread, where one change
+# at a time took 37 checks and the plain search 54.
+cat > "$tmp/lb4.litmus" <<'T'
+C lb4
+
+{}
+
+P0(int *x, int *y)
+{
+	int r0;
+
+	r0 = READ_ONCE(*x);
+	WRITE_ONCE(*y, 1);
+}
+
+P1(int *y, int *z)
+{
+	int r0;
+
+	r0 = READ_ONCE(*y);
+	WRITE_ONCE(*z, r0);
+}
+
+P2(int *z, int *w)
+{
+	int r0;
+
+	r0 = READ_ONCE(*z);
+	WRITE_ONCE(*w, 1);
+}
+
+P3(int *w, int *x)
+{
+	int r0;
+
+	r0 = READ_ONCE(*w);
+	WRITE_ONCE(*x, 1);
+}
+
+exists (0:r0=1 /\ 1:r0=1 /\ 2:r0=1 /\ 3:r0=1)
+T
+cut=$("$LKMMC" --repair --repair-max 20 "$tmp/lb4.litmus" 2>&1)
+plain=$("$LKMMC" --repair --repair-max 20 --repair-plain "$tmp/lb4.litmus" 2>&1)
+check "lb4: 8 repairs of cost 3" grep -q "^Repair lb4: 8 repairs of cost 3 " <<<"$cut"
+check "lb4: the same repairs as the plain enumeration" \
+	test "$(grep '^Repair [0-9]' <<<"$cut")" = "$(grep '^Repair [0-9]' <<<"$plain")"
+n=$("$LKMMC" --repair --repair-max 1 "$tmp/lb4.litmus" 2>&1 | sed -n 's/.*; \([0-9]*\) candidates checked.*/\1/p')
+check "lb4: the first repair after at most 22 checks (got ${n:-none})" test "${n:-999}" -le 22
 
 # Several files in one run, in order, serially and in workers.
 for j in 1 2; do
