@@ -203,8 +203,8 @@ static void grow_halves(struct repair_ctx *r, int *g, const int *cand, int *was,
  * reaches (the common case, a cycle through every thread) then costs one
  * check, and the growth goes on inside that thread only (a test where
  * no thread does is not asked again: it would cost a check per thread
- * at every growth).  cand is
- * reordered: those of the thread left out first, in program order;
+ * at every growth).  cand is reordered: those of the thread left out
+ * first, in program order;
  * returns how many they are, or n when no thread-wide step kept g
  * failing (every candidate is then still to try). */
 static int grow_by_thread(struct repair_ctx *r, int *g, int *cand, int *was, int n)
@@ -253,17 +253,20 @@ static int grow_by_thread(struct repair_ctx *r, int *g, int *cand, int *was, int
 }
 
 /* A set that failed, made as large as it stays failing: the strongest
- * change of every slot, in program order, is added (or replaces a weaker
- * one) when the set still reaches the outcome with it.  Every subset of
- * what is remembered fails too, so one failure rules out many candidates
- * (the counterexample-guided cut of the search).  The changes are tried
- * by halves: a group that keeps the set failing goes in whole with one
- * check, a group that does not is split.  Ordering being monotone in the
- * changes, a group fails with the set exactly when each of its changes
- * would have, added one at a time in program order, so the set grown is
- * the one the one-at-a-time growth makes (k changes that must stay out
- * cost about 2k log n checks instead of n).  Each group added was checked
- * failing (or is below a set that was), so the set remembered fails. */
+ * change of a slot is added (or replaces a weaker one) when the set still
+ * reaches the outcome with it, until no single one can be.  Every subset
+ * of what is remembered fails too, so one failure rules out many
+ * candidates (the counterexample-guided cut of the search).  First every
+ * thread but one at once (grow_by_thread), then the rest by halves: a
+ * group that keeps the set failing goes in whole with one check, a group
+ * that does not is split.  Ordering being monotone in the changes, a group
+ * fails with the set exactly when each of its changes would, added one at
+ * a time, so the set grown is as large as the one-at-a-time growth's (k
+ * changes that must stay out cost about 2k log n checks instead of n).
+ * Which largest set it is does not change the repairs found, only the
+ * checks skipped: the enumeration's order is fixed and every set skipped
+ * is below a set checked failing.  Each group added was checked failing
+ * (or is below a set that was), so the set remembered fails. */
 static void grow_failed(struct repair_ctx *r, const int *failed)
 {
 	const struct repair_menu *m = &r->menu;
