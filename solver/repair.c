@@ -58,6 +58,9 @@ struct repair_ctx {
 	int gave_up;                /* max_checks, the leaf limit or the
 				     * deadline reached */
 	long leaves;                /* sets of the right cost enumerated */
+	int one_at_a_time;          /* growth by halves took more checks than
+				     * changes once: later growths go one
+				     * change at a time */
 	int no_thread_step;         /* a failed set's growth found no thread
 				     * whose candidates alone keep it failing:
 				     * later growths do not try again */
@@ -281,7 +284,15 @@ static void grow_failed(struct repair_ctx *r, const int *failed)
 	/* not all at once: with them all, g is the strongest set, a repair */
 	if (!r->no_thread_step)
 		n = grow_by_thread(r, g, cand, was, n);
-	grow_halves(r, g, cand, was, n);
+	/* by halves, until the test shows that most changes stay out (then
+	 * a check per change is fewer) */
+	long before = r->checks;
+	for (int j = 0; r->one_at_a_time && j < n; j++)
+		grow_range(r, g, cand + j, was + j, 1);
+	if (!r->one_at_a_time)
+		grow_halves(r, g, cand, was, n);
+	if (r->checks - before > n)
+		r->one_at_a_time = 1;
 	remember_failed(r, g);
 	free(g);
 	free(cand);
