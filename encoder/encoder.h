@@ -22,6 +22,8 @@
 #include "common/diag.h"
 #include "frontend/ir.h"
 
+struct value_sets;
+
 /* Event classes (bit numbers), named after the cat sets they feed. */
 enum ev_class {
 	EVC_R, EVC_W, EVC_F, EVC_SRCU, EVC_IW,
@@ -104,6 +106,9 @@ struct encoding {
 	int bits_linear;            /* enc_bits_linear(prog): every bitwise
 				     * operator is made linear arithmetic,
 				     * no bit-vector term */
+	struct value_sets *values;  /* what each register and location can
+				     * hold (values.h); NULL without bitwise
+				     * operators */
 	/* Static relations (guards included) and the execution's choices. */
 	rel_t po, int_, ext, loc, rmw, addr, data, ctrl;
 	rel_t rf, co, fr;

@@ -21,6 +21,7 @@
 #include "encoder/internal.h"
 #include "common/arena.h"
 #include "common/xalloc.h"
+#include "encoder/values.h"
 #include "encoder/z3util.h"
 
 /* The order the static relations rely on (po is index order within a
@@ -513,6 +514,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	enc->rc.stop = opt->stop;
 	enc->coherent = opt->coherent;
 	enc->bits_linear = enc_bits_linear(prog);
+	enc->values = values_analyse(prog);
 	enc->final_reg = arena_alloc(enc->arena, sizeof(Z3_ast *) * (size_t)(prog->nthreads ? prog->nthreads : 1));
 
 	add_initial_writes(enc);
@@ -559,6 +561,7 @@ void encoding_free(struct encoding *enc)
 	Z3_ast_vector_dec_ref(enc->z, enc->facts);
 	Z3_ast_vector_dec_ref(enc->z, enc->drop);
 	rel_ctx_fini(&enc->rc);
+	values_free(enc->values);
 	arena_free(enc->arena);
 	free(enc);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "encoder/symex.h"
+#include "encoder/values.h"
 
 static Z3_ast bv(struct symex *sx, Z3_ast i)
 {
@@ -20,6 +21,8 @@ static Z3_ast from_bv(struct symex *sx, Z3_ast b)
 
 static Z3_ast binop(struct symex *sx, enum ir_binop op, struct regval a,
 		    struct regval b);
+static Z3_ast table_bitop(struct symex *sx, const struct ir_expr *e,
+			  Z3_ast a, Z3_ast b);
 
 struct regval sx_eval(struct symex *sx, struct state *st,
 		      const struct ir_expr *e)
@@ -73,7 +76,9 @@ struct regval sx_eval(struct symex *sx, struct state *st,
 	struct regval b = sx_eval(sx, st, e->b);
 	r.d = sx_deps_union(sx, a.d, b.d);
 	r.t = sx_deps_union(sx, a.t, b.t);
-	r.v = binop(sx, (enum ir_binop)e->op, a, b);
+	r.v = sx->enc->bits_linear ? NULL : table_bitop(sx, e, a.v, b.v);
+	if (!r.v)
+		r.v = binop(sx, (enum ir_binop)e->op, a, b);
 	return r;
 }
 
@@ -117,6 +122,71 @@ static Z3_ast arith_bitop(Z3_context z, enum ir_binop op, Z3_ast a, Z3_ast b)
 	    c > 0 && c < 63)
 		return Z3_mk_div(z, a, Z3_mk_int64(z, (int64_t)1 << c, Z3_get_sort(z, b)));
 	return NULL;
+}
+
+/* The most entries (pairs of operand values) of a table_bitop. */
+#define TABLE_MAX 64
+
+/* The condition "a is x" where a can take n values (true when n is 1). */
+static Z3_ast is_value(struct symex *sx, Z3_ast a, int n, long x)
+{
+	return n == 1 ? sx->t : Z3_mk_eq(sx->z, a, z3u_int(sx->z, x));
+}
+
+/*
+ * e = a op b, a bitwise operator or shift, as a table over the few values
+ * its operands can take (values.c): ite(a = x1 && b = y1, x1 op y1, ...),
+ * one condition per result, the most frequent result the last branch.
+ * Z3 solves that as integer arithmetic where int2bv and bv2int make it
+ * bit-blast 64-bit words: irq_work_claim()'s flags (0x20 to 0x23, | and &
+ * with constants) took 95 s of CPU, 1 s as tables.  Sound because every
+ * value an operand takes on a path an execution runs is in its set
+ * (values.c says why), so the table gives x op y as the 64-bit encoding
+ * would; off those paths values are free anyway.  NULL when an operand's
+ * values are not known to be few, or there are more than TABLE_MAX pairs.
+ */
+static Z3_ast table_bitop(struct symex *sx, const struct ir_expr *e,
+			  Z3_ast a, Z3_ast b)
+{
+	long av[VALUES_MAX], bv[VALUES_MAX], res[TABLE_MAX];
+	if (e->op < IR_BAND || e->op > IR_SHR)
+		return NULL;
+	int t = sx->th->id;
+	int na = values_of(sx->enc->values, t, e->a, av);
+	int nb = values_of(sx->enc->values, t, e->b, bv);
+	if (na <= 0 || nb <= 0 || na * nb > TABLE_MAX)
+		return NULL;
+	for (int i = 0; i < na * nb; i++)
+		if (!values_apply((enum ir_binop)e->op, av[i / nb], bv[i % nb], &res[i]))
+			return NULL;
+	/* the most frequent result: the default branch */
+	int best = 0, best_n = 0;
+	for (int i = 0; i < na * nb; i++) {
+		int k = 0;
+		for (int j = 0; j < na * nb; j++)
+			k += res[j] == res[i];
+		if (k > best_n)
+			best = i, best_n = k;
+	}
+	Z3_context z = sx->z;
+	Z3_ast r = z3u_int(z, res[best]);
+	for (int i = na * nb - 1; i >= 0; i--) {
+		int first = 1; /* the first pair with this result makes its branch */
+		for (int j = 0; j < i && first; j++)
+			first = res[j] != res[i];
+		if (!first || res[i] == res[best])
+			continue;
+		Z3_ast cond = NULL;
+		for (int j = i; j < na * nb; j++) {
+			if (res[j] != res[i])
+				continue;
+			Z3_ast pair = z3u_and2(z, is_value(sx, a, na, av[j / nb]),
+					       is_value(sx, b, nb, bv[j % nb]));
+			cond = cond ? z3u_or2(z, cond, pair) : pair;
+		}
+		r = Z3_mk_ite(z, Z3_simplify(z, cond), z3u_int(z, res[i]), r);
+	}
+	return r;
 }
 
 /* C's a / b (mod 0) or a % b (mod 1): the quotient truncated toward zero

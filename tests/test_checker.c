@@ -15,6 +15,7 @@
 #include "frontend/ir.h"
 #include "solver/check.h"
 #include "tests/irb.h"
+#include "tests/testutil.h"
 
 /* Shorthands over tests/irb.h for thread t's body. */
 static void store(struct irb *b, int t, int l, long v, enum ir_order o)
@@ -40,20 +41,7 @@ static void lock_op(struct irb *b, int t, enum ir_op op, int l)
 /* Run the checker; return its output (caller frees). */
 static char *run(struct irb *b)
 {
-	struct check_options opt = {.unroll = 2};
-	struct checker *c = checker_new(&opt);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	struct diag d = {0};
-	int ok = checker_run(c, b->p, out, &d);
-	fclose(out);
-	if (!ok)
-		diag_print(&d, stderr);
-	assert_true(ok);
-	checker_free(c);
-	ir_program_free(b->p);
-	return buf;
+	return tu_check(b->p);
 }
 
 static void expect(char *out, const char *verdict, int nstates)

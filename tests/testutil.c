@@ -13,6 +13,7 @@
 
 #include "common/arena.h"
 #include "frontend/frontend.h"
+#include "solver/check.h"
 
 /* The one front end of a test program (tests run one at a time). */
 static struct frontend *shared_fe;
@@ -31,6 +32,24 @@ int tu_frontend_free(void **state)
 		frontend_free(shared_fe);
 	shared_fe = NULL;
 	return 0;
+}
+
+char *tu_check(struct ir_program *p)
+{
+	struct check_options opt = {.unroll = 2};
+	struct checker *c = checker_new(&opt);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct diag d = {0};
+	int ok = checker_run(c, p, out, &d);
+	fclose(out);
+	if (!ok)
+		diag_print(&d, stderr);
+	assert_true(ok);
+	checker_free(c);
+	ir_program_free(p);
+	return buf;
 }
 
 struct ir_program *tu_parse_ok(const char *text)

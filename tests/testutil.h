@@ -25,6 +25,10 @@ struct ir_program *tu_parse_ok(const char *text);
 /* text must be rejected at line:col with a message containing part. */
 void tu_parse_bad(const char *text, int line, int col, const char *part);
 
+/* The checker's output on p at --unroll 2 (caller frees); fails the test
+ * when the checker cannot check it.  Frees p. */
+char *tu_check(struct ir_program *p);
+
 /* n events, each with guard true, and their relation context. */
 struct tu_rel {
 	Z3_context z;         /* the context everything lives in */
