@@ -46,10 +46,10 @@ run() { # OUT ERR ARGS...: run lkmmc, return its exit status
 }
 
 # --- 1. fragments ----------------------------------------------------------
-# slow/ holds fragments that take minutes today (loops with RMWs or locks;
-# see its README): only with FRAGMENTS_SLOW=1.
+# slow/ holds fragments that take minutes (see its README; none today):
+# only with FRAGMENTS_SLOW=1.
 slow=
-[ "${FRAGMENTS_SLOW:-0}" = 1 ] && slow=$(ls "$dir"/slow/*.litmus)
+[ "${FRAGMENTS_SLOW:-0}" = 1 ] && slow=$(ls "$dir"/slow/*.litmus 2>/dev/null)
 n=0
 for f in "$dir"/*.litmus $slow; do
 	case $f in *-unrolled.litmus) continue ;; esac
