@@ -39,7 +39,9 @@
  * plain-access relations are not built for a test without plain accesses
  * (what models/lkmm_cat.c decides by hand).  A closure of the same relation
  * is built once however often the model writes it, and "a ; b*" builds
- * only the rows of b* in the range of a (rel_star_from), "a ; name" only
+ * only the rows of b* in the range of a (rel_star_from), each row once;
+ * "a ; p* ; q*" is one closure when q ends in p* (catstar.c: 6.1's
+ * hb* ; pb*); "a ; name" builds only
  * the rows of a let-bound sequence that a can reach (cc_seq_with: 6.1's
  * rcu-link, entered only from grace periods and critical sections).
  * tests/e2e-cat.sh checks the result against the built-in model.

@@ -5,6 +5,7 @@
  *
  * catload.c loads a model from disk; catval.c makes and combines values;
  * catlet.c binds let and let rec; cateval.c evaluates expressions;
+ * catstar.c builds closures inside sequences;
  * catlib.c is herd7's primitives and library files (stdlib.cat, cross.cat,
  * cos-opt.cat) and function application; catcomp.c runs the statements
  * and drives the compilations (its first comment says how the compiler
@@ -111,6 +112,12 @@ struct val {
 	const struct cat_expr *lazy; /* VK_LAZY: the expression */
 	struct env *lenv;       /* VK_LAZY: its environment */
 	const char *lfile;      /* VK_LAZY: the file it is in */
+	set_t dom, rng;         /* VK_REL: an event set every pair starts
+				 * in, ends in (NULL: not known; catstar.c) */
+	set_t ident;            /* VK_REL that is [S]: S */
+	const struct val *base; /* VK_REL known to be head ; base* (the
+				 * true relations, see catstar.c), else NULL */
+	rel_t head;             /* with base: the head */
 };
 
 struct env {
@@ -126,6 +133,8 @@ struct closure {
 	rel_t plus;             /* r+ */
 	uint64_t over;          /* the site of its Horn variables, if any */
 };
+
+struct star_rows;
 
 /* The rows of a let binding built for the uses "x ; name" (cateval.c's rows_of). */
 struct rows {
@@ -175,6 +184,8 @@ struct comp {
 				 * HAS_COHERENCE was compiled */
 	struct rows *rows;      /* let bindings built for some rows only */
 	int nrows;              /* how many */
+	struct star_rows *stars; /* rows of closures built (catstar.c) */
+	int nstars;             /* how many */
 };
 
 /* --- catval.c: values --- */
@@ -228,6 +239,19 @@ int cc_static_empty(const struct comp *c, const struct val *v);
 /* x ; b, building of b only what x can reach (at: the "a ; b"). */
 struct val *cc_seq_with(struct comp *c, const struct cat_expr *at, struct val *x,
 			const struct cat_expr *b);
+
+/* --- catstar.c --- */
+
+/* x ; star (a CE_STAR), only star's rows that x reaches. */
+struct val *cc_seq_star(struct comp *c, const struct cat_expr *at, struct val *x,
+			const struct cat_expr *star);
+/* x ; p* ; q* (p and q CE_STAR), as one closure when q's operand is a
+ * sequence ending in p's closure.  at: the expression, for errors. */
+struct val *cc_seq_stars(struct comp *c, const struct cat_expr *at, struct val *x,
+			 const struct cat_expr *p, const struct cat_expr *q);
+/* v = x ; y: the events its pairs lie within, and head ; base* kept
+ * through "; [S]". */
+void cc_seq_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y);
 
 /* --- catlib.c --- */
 

@@ -19,28 +19,6 @@ static int has_variant(const struct comp *c, const char *name)
 }
 
 
-/* x ; b* with the closure's rows only for the range of x (rel_star_from:
- * the same relation, far fewer Horn variables when x is sparse, as the
- * LKMM's "prop ; strong-fence ; hb*" is).  at: the "a ; b" being built. */
-static struct val *seq_star(struct comp *c, const struct cat_expr *at, struct val *x,
-			    const struct cat_expr *star)
-{
-	struct rel_ctx *rc = c->rc;
-	struct val *y = cc_eval(c, star->a);
-	if (!y)
-		return NULL;
-	if (x->k != VK_REL || y->k != VK_REL || y->transitive) {
-		struct val *s = cc_eval(c, star);
-		return s ? cc_binop(c, at, x, s) : NULL;
-	}
-	rel_t st = rel_star_from(rc, set_range(rc, x->r), y->r, "cat-closure");
-	/* b* contains b */
-	unsigned fr = (x->contains & HAS_RF_INV) && (y->contains & HAS_CO) ? HAS_FR : 0;
-	return cc_containing(cc_vrel(c, rel_seq(rc, x->r, st), x->over | y->over | cc_site_bit(star->site),
-			       x->under | y->under), fr);
-}
-
-
 /* [S] ; E for a let binding "name = E" not evaluated yet, where S holds
  * the events x can end at: x ; name is then x ; ([S] ; E), and only the
  * rows of S are built.  A later use needing other rows adds just those
@@ -96,7 +74,8 @@ static struct val *rows_of(struct comp *c, struct val *binding, rel_t x)
 /*
  * x ; b, building of b only what x can reach (after the model's eager
  * compilation, see struct comp): b* only the rows of x's range
- * (seq_star), b1 ; b2 as (x ; b1) ; b2, and a let-bound sequence only the
+ * (cc_seq_star), b1 ; b2 as (x ; b1) ; b2 (with two closures in a row
+ * folded by cc_seq_stars), and a let-bound sequence only the
  * rows of the events x can end at (rows_of: the LKMM's rcu-link, entered
  * only from grace periods and critical-section ends).  Each is the same
  * relation as x ; b built whole.  at: an "a ; b" expression, for errors.
@@ -109,8 +88,14 @@ struct val *cc_seq_with(struct comp *c, const struct cat_expr *at, struct val *x
 		/* (b is not built) */
 		return x->k == VK_REL ? cc_vrel(c, rel_new(rc), 0, 0) : cc_unknown_contents(c, x);
 	if (b->kind == CE_STAR && !cc_site_exact(c, b->site))
-		return seq_star(c, at, x, b);
+		return cc_seq_star(c, at, x, b);
 	if (c->lazy && x->k == VK_REL && b->kind == CE_SEQ) {
+		if (b->b->kind == CE_STAR && b->a->kind == CE_STAR)
+			return cc_seq_stars(c, b, x, b->a, b->b);
+		if (b->b->kind == CE_STAR && b->a->kind == CE_SEQ && b->a->b->kind == CE_STAR) {
+			struct val *xk = cc_seq_with(c, b->a, x, b->a->a);
+			return xk ? cc_seq_stars(c, b, xk, b->a->b, b->b) : NULL;
+		}
 		struct val *xa = cc_seq_with(c, b, x, b->a);
 		return xa ? cc_seq_with(c, b, xa, b->b) : NULL;
 	}
@@ -212,7 +197,12 @@ static struct val *eval_postfix(struct comp *c, const struct cat_expr *e)
 		if (e->kind == CE_STAR)
 			r = rel_opt(rc, r);
 	}
-	return cc_containing(cc_vrel(c, r, over, under), has);
+	struct val *v = cc_containing(cc_vrel(c, r, over, under), has);
+	/* r^-1 swaps where its pairs lie, r+ keeps it (r? and r* hold
+	 * every event's pair with itself) */
+	v->dom = e->kind == CE_INV ? x->rng : e->kind == CE_PLUS ? x->dom : NULL;
+	v->rng = e->kind == CE_INV ? x->dom : e->kind == CE_PLUS ? x->rng : NULL;
+	return v;
 }
 
 /* (e1, ..., ek) */
@@ -267,6 +257,11 @@ struct val *cc_eval(struct comp *c, const struct cat_expr *e)
 	case CE_STRING:
 		return cc_err(c, e, "unsupported: a string as a value"), NULL;
 	case CE_SEQ:
+		if (e->b->kind == CE_STAR && e->a->kind == CE_SEQ && e->a->b->kind == CE_STAR) {
+			/* k ; p* ; q* */
+			x = cc_eval(c, e->a->a);
+			return x ? cc_seq_stars(c, e, x, e->a->b, e->b) : NULL;
+		}
 		x = cc_eval(c, e->a);
 		return x ? cc_seq_with(c, e, x, e->b) : NULL;
 	case CE_UNION: case CE_INTER: case CE_DIFF: case CE_CROSS:
@@ -288,7 +283,11 @@ struct val *cc_eval(struct comp *c, const struct cat_expr *e)
 		if (!(x = cc_eval(c, e->a)))
 			return NULL;
 		set_t s = cc_as_set(c, e->a, x);
-		return s ? cc_vrel(c, rel_id(rc, s), x->over, x->under) : NULL;
+		if (!s)
+			return NULL;
+		y = cc_vrel(c, rel_id(rc, s), x->over, x->under);
+		y->ident = y->dom = y->rng = s;
+		return y;
 	}
 	case CE_APP:
 		if (!(x = cc_eval(c, e->a)) || !(y = cc_eval(c, e->b)))

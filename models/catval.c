@@ -181,7 +181,11 @@ struct val *cc_binop(struct comp *c, const struct cat_expr *e, struct val *x,
 	if (e->kind == CE_SEQ) {
 		rel_t a = cc_as_rel(c, e->a, x), b = a ? cc_as_rel(c, e->b, y) : NULL;
 		unsigned fr = (x->contains & HAS_RF_INV) && (y->contains & HAS_CO) ? HAS_FR : 0;
-		return b ? cc_containing(cc_vrel(c, rel_seq(rc, a, b), over, under), fr) : NULL;
+		if (!b)
+			return NULL;
+		struct val *v = cc_containing(cc_vrel(c, rel_seq(rc, a, b), over, under), fr);
+		cc_seq_shape(c, v, x, y);
+		return v;
 	}
 	if (x->k == VK_COLL || y->k == VK_COLL) {
 		/* ++ or | of collections: the union of their members */
@@ -224,11 +228,23 @@ struct val *cc_binop(struct comp *c, const struct cat_expr *e, struct val *x,
 			v->transitive = (x->transitive && rel_count(rc, b) == 0) ||
 					(y->transitive && rel_count(rc, a) == 0);
 			v->contains = x->contains | y->contains;
+			v->dom = x->dom == y->dom ? x->dom : NULL;
+			v->rng = x->rng == y->rng ? x->rng : NULL;
 			return v;
 		}
-		case CE_INTER: return cc_containing(cc_vrel(c, rel_inter(rc, a, b), over, under),
-						 x->contains & y->contains);
-		default: return cc_vrel(c, rel_diff(rc, a, b), over, under);
+		case CE_INTER: {
+			struct val *v = cc_containing(cc_vrel(c, rel_inter(rc, a, b), over, under),
+						      x->contains & y->contains);
+			v->dom = x->dom ? x->dom : y->dom;
+			v->rng = x->rng ? x->rng : y->rng;
+			return v;
+		}
+		default: {
+			struct val *v = cc_vrel(c, rel_diff(rc, a, b), over, under);
+			v->dom = x->dom;
+			v->rng = x->rng;
+			return v;
+		}
 		}
 	}
 	cc_err(c, e, "type error: this operator needs event sets or relations, found %s",
