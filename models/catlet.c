@@ -277,6 +277,13 @@ int cc_let_bindings(struct comp *c, const struct cat_binding *b, int n, int rec,
 			return bound > 0;
 		for (int i = 0; i < n; i++)
 			lr.cur[i] = cc_vnew(c, VK_EMPTY);
+		/* Not monotone: Kleene stages whatever the test.  The eager
+		 * compilation says so for the tests' (a test's empty sets can
+		 * hide the non-monotone part, as no Rcu-lock does the bell's
+		 * rcu-rscs; Horn variables then and a second compilation when
+		 * a flag finds them too large). */
+		if (!c->lazy)
+			c->bad |= lr.bit;
 	}
 	return letrec_kleene(c, &lr, at);
 }

@@ -225,8 +225,12 @@ struct val *cc_binop(struct comp *c, const struct cat_expr *e, struct val *x,
 		switch (e->kind) {
 		case CE_UNION: case CE_ADD: {
 			struct val *v = cc_vrel(c, rel_union(rc, a, b), over, under);
-			v->transitive = (x->transitive && rel_count(rc, b) == 0) ||
-					(y->transitive && rel_count(rc, a) == 0);
+			/* (not in the eager compilation: there the closures of
+			 * such unions are built, so that their sites learn
+			 * what a test where the other operand is not empty
+			 * needs, as lock.cat's co | critical does) */
+			v->transitive = c->lazy && ((x->transitive && rel_count(rc, b) == 0) ||
+						    (y->transitive && rel_count(rc, a) == 0));
 			v->contains = x->contains | y->contains;
 			v->dom = x->dom == y->dom ? x->dom : NULL;
 			v->rng = x->rng == y->rng ? x->rng : NULL;
