@@ -595,24 +595,63 @@ static char **input_files(const struct options *opt, int argc, char **argv,
 	return files;
 }
 
-/* --model-diff A B: its exit status. */
-static int main_model_diff(const struct options *opt, int argc, char **argv,
-			   int first_file)
+/* --model-diff A B: its exit status.  Like any batch: serial, or in -j
+ * workers (also with --timeout or --times), the summary tallied from what
+ * each file printed. */
+static int main_model_diff(struct options *opt, int argc, char **argv, int first_file)
 {
 	if (opt->model_dir || opt->check.model_conf || opt->dump_ir || opt->to_c || opt->kmod_dir ||
-	    opt->batch.jobs > 1 || opt->batch.times_path || opt->check.picture) {
-		fprintf(stderr, "lkmmc: --model-diff takes its two models alone (no --model, -conf, --dump-ir, --to-c, --kmod, -j, --times, --dot/--svg)\n");
+	    opt->check.picture) {
+		fprintf(stderr, "lkmmc: --model-diff takes its two models alone (no --model, -conf, --dump-ir, --to-c, --kmod, --dot/--svg)\n");
 		return 2;
 	}
 	int n = 0;
 	char **files = input_files(opt, argc, argv, first_file, &n);
 	if (!files)
 		return 2;
-	int st = model_diff(&opt->check, opt->diff_dirs[0], opt->diff_dirs[1],
-			    opt->check.unroll_auto ? opt->check.unroll_auto : opt->check.unroll,
-			    n, files, stdout, stderr);
+	if (opt->check.max_memory_mb < 0)
+		opt->check.max_memory_mb = memwatch_default_mb(opt->batch.jobs);
+	struct batch_options *bo = &opt->batch;
+	/* the worker is killed a little past the file's limit, which covers
+	 * all its checks (cli/modeldiff.h) */
+	bo->kill_after = opt->check.timeout_ms / 1000.0 * 1.05;
+	int batched = bo->jobs > 1 || bo->times_path || bo->kill_after > 0;
+	opt->check.memory_exit = batched ? MEMWATCH_EXIT : 1;
+	bo->max_memory_mb = opt->check.max_memory_mb;
+	struct model_diff *md = model_diff_open(&opt->check, opt->diff_dirs[0], opt->diff_dirs[1],
+		opt->check.unroll_auto ? opt->check.unroll_auto : opt->check.unroll, stderr);
+	if (!md) {
+		free_file_list(files, n);
+		return 1;
+	}
+	int st = 0;
+	if (batched) {
+		if (bo->jobs < 1)
+			bo->jobs = 1;
+		if (!bo->progress && n >= 20 && isatty(2))
+			bo->progress = 1;
+		bo->printed = model_diff_count;
+		st = batch_run(bo, n, files, model_diff_file, md);
+	} else {
+		for (int i = 0; i < n; i++) {
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&buf, &len);
+			if (!m)
+				abort();
+			int r = model_diff_file(md, files[i], m, stderr);
+			fclose(m);
+			fwrite(buf, 1, len, stdout);
+			fflush(stdout);
+			free(buf);
+			model_diff_count(md, r, len);
+			st = batch_status_combine(st, r);
+		}
+	}
+	st = batch_status_combine(st, model_diff_summary(md, n, stdout));
+	model_diff_free(md);
 	free_file_list(files, n);
-	return st;
+	return st == 2 ? 2 : st;
 }
 
 /* The model: --model DIR, or the files a -conf names when they are not

@@ -437,6 +437,8 @@ static void flush_ready(struct batch *b)
 			fwrite(r->err.buf, 1, r->err.len, stderr);
 		}
 		int st = r->status >= 128 ? 1 : r->status;
+		if (b->opt->printed)
+			b->opt->printed(b->ctx, st, r->out.len);
 		b->failed += st == 1;
 		b->status = batch_status_combine(b->status, st);
 		if (b->times) {

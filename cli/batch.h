@@ -37,6 +37,11 @@ struct batch_options {
 	 * "path: error: "); NULL: nothing. */
 	void (*lost)(void *ctx, const char *path, const char *kind,
 		     const char *message, FILE *out);
+	/* Called in the parent for each file, in file order, once its output
+	 * is printed: the status batch_fn returned (1 for a lost worker) and
+	 * how many bytes it printed on stdout; NULL: nothing.  It lets a
+	 * caller tally what its workers did (--model-diff's summary). */
+	void (*printed)(void *ctx, int status, size_t out_len);
 };
 
 /* Handle one file, writing its answer to out and its errors to err.

@@ -6,6 +6,10 @@
  * the axioms that forbid it (--explain).  Each model lowers the test with
  * its own .def, so the program is parsed and encoded once per model.  It
  * does not compare anything but herd7's output lines (Time lines left out).
+ * One file at a time is model_diff_file, a batch_fn (cli/batch.h): the
+ * caller runs it serially or in -j workers and tallies what it printed
+ * (model_diff_count); a file's --timeout covers all of its checks, both
+ * models, so that a batch is bounded by files x timeout.
  */
 #include "cli/modeldiff.h"
 
@@ -13,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/diag.h"
+#include "common/xalloc.h"
 #include "frontend/frontend.h"
 #include "models/cat.h"
 #include "solver/check.h"
@@ -26,12 +32,32 @@ struct side {
 	struct check_options opt;   /* the options, with its model */
 };
 
-/* Check path under side s (with witness / explain as asked); the output
- * without its Time line, malloc'ed, or NULL with the reason on err. */
+/* Both models, and the tally of the files done. */
+struct model_diff {
+	struct side s[2];           /* model A, model B */
+	double limit;               /* seconds per file, all its checks
+				     * together (0: none) */
+	int ndiff;                  /* files whose answers differ */
+	int nerr;                   /* files that could not be checked */
+};
+
+/* Check path under side s (with witness / explain as asked), within the
+ * file's deadline (0: none); the output without its Time line, malloc'ed,
+ * or NULL with the reason on err. */
 static char *answer(struct side *s, const char *path, int witness, int explain,
-		    FILE *err)
+		    double deadline, FILE *err)
 {
 	struct diag d = {0};
+	unsigned left_ms = 0;
+	if (deadline > 0) {
+		double left = deadline - clock_now();
+		if (left < 0.001) {
+			fprintf(err, "%s: error: time-out: the time limit was used up before the check under %s\n",
+				path, s->dir);
+			return NULL;
+		}
+		left_ms = (unsigned)(left * 1000.0);
+	}
 	struct ir_program *prog = frontend_parse_file(s->fe, path, &d);
 	if (!prog) {
 		diag_print(&d, err);
@@ -40,6 +66,7 @@ static char *answer(struct side *s, const char *path, int witness, int explain,
 	struct check_options o = s->opt;
 	o.witness = witness;
 	o.explain = explain;
+	o.timeout_ms = left_ms;
 	struct checker *c = checker_new(&o);
 	checker_set_err(c, err);
 	char *buf = NULL;
@@ -84,71 +111,96 @@ static void verdict(const char *a, char *word, size_t size)
 	(void)size;
 }
 
-int model_diff(const struct check_options *opt, const char *dir_a, const char *dir_b,
-	       int unroll, int nfiles, char **files, FILE *out, FILE *err)
+struct model_diff *model_diff_open(const struct check_options *opt, const char *dir_a,
+				   const char *dir_b, int unroll, FILE *err)
 {
-	struct side s[2] = {{.dir = dir_a}, {.dir = dir_b}};
-	int status = 0, ndiff = 0, nerr = 0;
+	struct model_diff *md = xcalloc(1, sizeof *md);
+	md->s[0].dir = dir_a;
+	md->s[1].dir = dir_b;
+	md->limit = opt->timeout_ms / 1000.0;
 	for (int k = 0; k < 2; k++) {
+		struct side *s = &md->s[k];
 		struct diag d = {0};
-		s[k].model = cat_model_load(s[k].dir, NULL, &d);
-		if (!s[k].model) {
+		s->model = cat_model_load(s->dir, NULL, &d);
+		if (!s->model) {
 			diag_print(&d, err);
-			status = 1;
-			goto done;
+			model_diff_free(md);
+			return NULL;
 		}
-		s[k].fe = frontend_new();
-		frontend_set_unroll(s[k].fe, unroll);
-		if (cat_model_macros(s[k].model))
-			frontend_set_macros(s[k].fe, cat_model_macros(s[k].model));
-		s[k].opt = *opt;
-		s[k].opt.model = s[k].model;
+		s->fe = frontend_new();
+		frontend_set_unroll(s->fe, unroll);
+		if (cat_model_macros(s->model))
+			frontend_set_macros(s->fe, cat_model_macros(s->model));
+		s->opt = *opt;
+		s->opt.model = s->model;
 	}
-	for (int i = 0; i < nfiles; i++) {
-		char *a[2];
-		for (int k = 0; k < 2; k++)
-			a[k] = answer(&s[k], files[i], 0, 0, err);
-		if (!a[0] || !a[1]) {
-			nerr++;
-			free(a[0]);
-			free(a[1]);
-			continue;
-		}
-		if (strcmp(a[0], a[1]) != 0) {
-			ndiff++;
-			char v[2][16];
-			verdict(a[0], v[0], sizeof v[0]);
-			verdict(a[1], v[1], sizeof v[1]);
-			int never0 = strcmp(v[0], "Never") == 0, never1 = strcmp(v[1], "Never") == 0;
-			if (never0 != never1) {
-				/* the model that reaches the condition: a witness;
-				 * the other: the axioms that forbid it */
-				for (int k = 0; k < 2; k++) {
-					int never = k ? never1 : never0;
-					char *b = answer(&s[k], files[i], !never, never, err);
-					if (b) {
-						free(a[k]);
-						a[k] = b;
-					}
-				}
-			}
-			fprintf(out, "Differs %s\n", files[i]);
-			for (int k = 0; k < 2; k++)
-				fprintf(out, "--- %s\n%s", s[k].dir, a[k]);
-			fputc('\n', out);
-			fflush(out);
-		}
+	return md;
+}
+
+void model_diff_free(struct model_diff *md)
+{
+	if (!md)
+		return;
+	for (int k = 0; k < 2; k++) {
+		frontend_free(md->s[k].fe);
+		cat_model_free(md->s[k].model);
+	}
+	free(md);
+}
+
+int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err)
+{
+	struct model_diff *md = ctx;
+	struct side *s = md->s;
+	double deadline = md->limit > 0 ? clock_now() + md->limit : 0;
+	char *a[2];
+	for (int k = 0; k < 2; k++)
+		a[k] = answer(&s[k], path, 0, 0, deadline, err);
+	if (!a[0] || !a[1]) {
 		free(a[0]);
 		free(a[1]);
+		return 1;
 	}
+	if (strcmp(a[0], a[1]) != 0) {
+		char v[2][16];
+		verdict(a[0], v[0], sizeof v[0]);
+		verdict(a[1], v[1], sizeof v[1]);
+		int never[2] = {strcmp(v[0], "Never") == 0, strcmp(v[1], "Never") == 0};
+		if (never[0] != never[1]) {
+			/* the model that reaches the condition: a witness; the
+			 * other: the axioms that forbid it (where the time
+			 * limit leaves room: else the plain answers) */
+			for (int k = 0; k < 2; k++) {
+				char *b = answer(&s[k], path, !never[k], never[k], deadline, err);
+				if (b) {
+					free(a[k]);
+					a[k] = b;
+				}
+			}
+		}
+		fprintf(out, "Differs %s\n", path);
+		for (int k = 0; k < 2; k++)
+			fprintf(out, "--- %s\n%s", s[k].dir, a[k]);
+		fputc('\n', out);
+		fflush(out);
+	}
+	free(a[0]);
+	free(a[1]);
+	return 0;
+}
+
+void model_diff_count(void *ctx, int status, size_t out_len)
+{
+	struct model_diff *md = ctx;
+	if (status == 1)
+		md->nerr++;
+	else if (out_len > 0)
+		md->ndiff++;
+}
+
+int model_diff_summary(const struct model_diff *md, int nfiles, FILE *out)
+{
 	fprintf(out, "model-diff: %d tests, %d differ, %d could not be checked\n", nfiles,
-		ndiff, nerr);
-	if (nerr)
-		status = 1;
-done:
-	for (int k = 0; k < 2; k++) {
-		frontend_free(s[k].fe);
-		cat_model_free(s[k].model);
-	}
-	return status;
+		md->ndiff, md->nerr);
+	return md->nerr ? 1 : 0;
 }
