@@ -29,6 +29,7 @@
 #                 options (--seed, --count, --timeout)
 #   make check-kernel-scripts  the kernel's LKMM scripts run lkmmc (kernel/patches)
 #   make check-kernel-corpus   the same scripts judge ../shared/corpus (long)
+#   make check-kernel-trees    the same scripts of Linux 6.12's and 7.2's trees in ../shared
 #   make check-kernel  every litmus test as a kernel module in a QEMU guest,
 #                      observed states checked against lkmmc's (kernel/)
 #   make deb-deps the Debian packaging tools (debhelper, lintian, ...)
@@ -71,7 +72,7 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
 
 .PHONY: deb deb-deps check-deb fuzz fuzz-deps fuzz-build asan check-asan
 .PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench bench-random clean \
-	check-kernel-scripts check-kernel-corpus check-kernel kernel-deps
+	check-kernel-scripts check-kernel-corpus check-kernel-trees check-kernel kernel-deps
 all: lkmmc
 
 # CPPFLAGS and LDFLAGS: empty here, dpkg-buildflags' hardening in debian/.
@@ -153,6 +154,13 @@ check-kernel-scripts: lkmmc
 # verdicts only, --sample N via KS_ARGS="--sample N").
 check-kernel-corpus: lkmmc
 	@bash tests/kernel-scripts.sh --corpus $(KS_ARGS)
+
+# checkalllitmus.sh and checkghlitmus.sh of ../shared/lkmm/6.12 and 7.2's
+# tools/memory-model (copies; lkmmc as their herd7) judge every test as
+# expected (about a minute; not part of check; KS_ARGS="--tree DIR" for
+# another tree).
+check-kernel-trees: lkmmc
+	@bash tests/kernel-scripts.sh $(or $(KS_ARGS),--trees)
 
 # Debian's kernel, its headers, QEMU and what the guest's initramfs needs.
 KERNEL_PACKAGES := linux-image-amd64 linux-headers-amd64 qemu-system-x86 \
