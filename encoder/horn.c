@@ -50,8 +50,15 @@ struct horn_index {
 	int *var;               /* 1 + index into rank, 0: not a Horn variable */
 	unsigned char *below;   /* 0 unknown, 1 no Horn variable below, 2 some */
 	unsigned *seen;         /* stamp of the last walk that visited it */
-	unsigned char *value;   /* rel_least_model's value of a term without
-				 * Horn variables: 0 not asked, 1 false, 2 true */
+	unsigned char *value;   /* rel_least_model's value of a term: 0 not
+				 * asked, 1 false, 2 true; for a term with
+				 * Horn variables below, valid only in the
+				 * evaluation stamped evaluated[id] */
+	unsigned *evaluated;    /* stamp of the lhs evaluation that last set
+				 * value[] of a term with Horn variables */
+	unsigned stamp;         /* the current lhs evaluation's stamp */
+	long z3_evals;          /* terms with Horn variables below that
+				 * rel_least_model left to Z3_model_eval */
 	unsigned cap;           /* entries of these arrays */
 	Z3_ast *rank;           /* rank of each Horn variable (Int) */
 };
@@ -65,10 +72,12 @@ static void horn_index_grow(struct horn_index *hi, unsigned id)
 	hi->below = xrealloc(hi->below, cap);
 	hi->seen = xrealloc_array(hi->seen, cap, sizeof(unsigned));
 	hi->value = xrealloc(hi->value, cap);
+	hi->evaluated = xrealloc_array(hi->evaluated, cap, sizeof(unsigned));
 	memset(hi->var + hi->cap, 0, sizeof(int) * (cap - hi->cap));
 	memset(hi->below + hi->cap, 0, cap - hi->cap);
 	memset(hi->seen + hi->cap, 0, sizeof(unsigned) * (cap - hi->cap));
 	memset(hi->value + hi->cap, 0, cap - hi->cap);
+	memset(hi->evaluated + hi->cap, 0, sizeof(unsigned) * (cap - hi->cap));
 	hi->cap = cap;
 }
 
@@ -78,6 +87,7 @@ static void horn_index_free(struct horn_index *hi)
 	free(hi->below);
 	free(hi->seen);
 	free(hi->value);
+	free(hi->evaluated);
 }
 
 static int horn_below(struct horn_index *hi, Z3_ast a)
@@ -230,9 +240,15 @@ static int holds(Z3_context z, Z3_model m, Z3_ast a)
 /* Does a hold in m, where val[] are the Horn variables' current values?
  * A term without Horn variables keeps its value through the worklist and
  * is evaluated once (closure clauses r(i,j) <= r(i,k) /\ a(k,j) share the
- * edge a(k,j) across every row i); a Horn variable is read from val[]. */
+ * edge a(k,j) across every row i); a Horn variable is read from val[]; and,
+ * or and not above them are evaluated here, each shared subterm once per
+ * evaluation (hi->stamp), so that a clause whose lhs is a large formula
+ * over Horn variables (rcu-order's, thousands of nodes) costs a walk of
+ * its changing part, not a Z3_model_eval of all of it each time one of its
+ * variables becomes true.  Any other term with Horn variables below is
+ * left to Z3: their values are in m too. */
 static int lhs_holds(struct horn_index *hi, Z3_model m, const unsigned char *val,
-		     Z3_ast a, int top)
+		     Z3_ast a)
 {
 	Z3_context z = hi->z;
 	unsigned id = Z3_get_ast_id(z, a);
@@ -244,17 +260,26 @@ static int lhs_holds(struct horn_index *hi, Z3_model m, const unsigned char *val
 			hi->value[id] = holds(z, m, a) ? 2 : 1;
 		return hi->value[id] == 2;
 	}
-	if (top && Z3_get_ast_kind(z, a) == Z3_APP_AST) {
-		Z3_app app = Z3_to_app(z, a);
-		if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) == Z3_OP_AND) {
-			unsigned k = Z3_get_app_num_args(z, app);
-			for (unsigned i = 0; i < k; i++)
-				if (!lhs_holds(hi, m, val, Z3_get_app_arg(z, app, i), 0))
-					return 0;
-			return 1;
-		}
+	if (hi->evaluated[id] == hi->stamp)
+		return hi->value[id] == 2;
+	int r;
+	Z3_app app = Z3_to_app(z, a); /* an application: a Horn variable is below */
+	Z3_decl_kind k = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
+	unsigned nargs = Z3_get_app_num_args(z, app);
+	if (k == Z3_OP_AND || k == Z3_OP_OR) {
+		int and = k == Z3_OP_AND;
+		r = and;
+		for (unsigned i = 0; i < nargs && r == and; i++)
+			r = lhs_holds(hi, m, val, Z3_get_app_arg(z, app, i));
+	} else if (k == Z3_OP_NOT) {
+		r = !lhs_holds(hi, m, val, Z3_get_app_arg(z, app, 0));
+	} else {
+		r = holds(z, m, a);
+		hi->z3_evals++;
 	}
-	return holds(z, m, a); /* Horn variables below: their values are in m */
+	hi->evaluated[id] = hi->stamp;
+	hi->value[id] = r ? 2 : 1;
+	return r;
 }
 
 /*
@@ -267,13 +292,17 @@ static int lhs_holds(struct horn_index *hi, Z3_model m, const unsigned char *val
  * variables (lhs_holds), so this costs about one evaluation per edge of
  * each closure, where a Kleene iteration evaluated every clause once per
  * round (4 or more rounds of 60,000 clauses on a 60-event test: seconds).
+ * The and/or/not above the Horn variables are lhs_holds' own: left to Z3,
+ * rcu-order's clauses (an or of thousands of nodes each, asked again each
+ * time one of their variables becomes true) cost 2 of the 3 billion
+ * instructions of a 57-event random test's --exists-only run.
  */
-void rel_least_model(const struct rel_ctx *rc, Z3_model m)
+long rel_least_model(const struct rel_ctx *rc, Z3_model m)
 {
 	Z3_context z = rc->z;
 	int nh = rc->nhorn;
 	if (nh == 0)
-		return;
+		return 0;
 	struct horn_index hi = {.z = z};
 	int *slot_of = xmalloc(sizeof(int) * (size_t)nh);     /* clause -> variable */
 	Z3_ast *slot_var = xmalloc(sizeof(Z3_ast) * (size_t)nh);
@@ -321,6 +350,7 @@ void rel_least_model(const struct rel_ctx *rc, Z3_model m)
 	unsigned char *queued = xcalloc((size_t)nh, 1);
 	int *queue = xmalloc(sizeof(int) * (size_t)nh); /* a ring: each clause once at most */
 	int head = 0, count = 0;
+	hi.stamp = 1;
 	for (int i = 0; i < nh; i++)
 		if (!needs_a_variable(&hi, rc->horn_lhs[i])) {
 			queue[count++] = i;
@@ -332,9 +362,10 @@ void rel_least_model(const struct rel_ctx *rc, Z3_model m)
 		count--;
 		queued[c] = 0;
 		int s = slot_of[c];
-		if (val[s] || !lhs_holds(&hi, m, val, rc->horn_lhs[c], 1))
+		if (val[s] || !lhs_holds(&hi, m, val, rc->horn_lhs[c]))
 			continue;
 		val[s] = 1;
+		hi.stamp++; /* the values memoised with Horn variables below */
 		Z3_add_const_interp(z, m, decl_of(z, slot_var[s]), rc->t);
 		for (int u = first[s]; u < first[s + 1]; u++) {
 			int d = user[u];
@@ -356,4 +387,5 @@ void rel_least_model(const struct rel_ctx *rc, Z3_model m)
 	free(slot_var);
 	free(slot_of);
 	horn_index_free(&hi);
+	return hi.z3_evals;
 }

@@ -84,8 +84,10 @@ void rel_define(struct rel_ctx *rc, Z3_ast fact);
 void rel_horn(struct rel_ctx *rc, Z3_ast lhs, Z3_ast var);
 /* Overwrite, in m, every Horn variable with its least-fixpoint value given
  * the model's values of everything else.  Relations evaluated in m are then
- * exactly those of the execution m describes. */
-void rel_least_model(const struct rel_ctx *rc, Z3_model m);
+ * exactly those of the execution m describes.  Returns how many times a
+ * term with Horn variables below was left to Z3's evaluator (0 when the
+ * clauses' lhs are and, or and not over Horn variables and other terms). */
+long rel_least_model(const struct rel_ctx *rc, Z3_model m);
 
 /* Sets. */
 set_t set_new(struct rel_ctx *rc);                   /* empty */

@@ -2,7 +2,10 @@
  * test_horn.c - unit tests of the Horn clauses of closures (encoder/horn.c):
  * rel_least_model() turns a solver model whose closure variables are all
  * true (the clauses allow it) back into the least fixpoint, which must be
- * reachability over the edges that the model makes true.
+ * reachability over the edges that the model makes true; and over
+ * clauses whose lhs are formulas (and, or, not, as rcu-order's are) it
+ * evaluates those formulas itself, leaving Z3's evaluator only what has no
+ * Horn variable below (or an operator it does not know).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -119,10 +122,90 @@ static void test_least_model_is_reachability(void **state)
 	}
 }
 
+#define K 24 /* Horn variables of the formula test */
+
+static Z3_ast bool_const(Z3_context z, const char *fmt, int round, int i)
+{
+	char name[32];
+	snprintf(name, sizeof name, fmt, round, i);
+	return Z3_mk_const(z, Z3_mk_string_symbol(z, name), Z3_mk_bool_sort(z));
+}
+
+/* Clauses h[i] <= (h[i-1] /\ e[i]) \/ (h[j] /\ !g[i]) \/ (g[i] /\ e[j])
+ * (j = 7i mod K), or-headed as rcu-order's are, and an ite-headed clause
+ * that Z3 evaluates: the least model is the least fixpoint computed here,
+ * and no or, and or not above a Horn variable goes to Z3's evaluator (it
+ * did, once per visit of each clause, before lhs_holds evaluated them). */
+static void test_least_model_of_formulas(void **state)
+{
+	struct tu_rel *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	Z3_context z = f->z;
+	srand(11);
+	for (int round = 0; round < 20; round++) {
+		Z3_ast h[K], e[K], g[K];
+		int ev[K], gv[K];
+		Z3_solver s = Z3_mk_solver(z);
+		Z3_solver_inc_ref(z, s);
+		for (int i = 0; i < K; i++) {
+			h[i] = bool_const(z, "h%d_%d", round, i);
+			e[i] = bool_const(z, "e%d_%d", round, i);
+			g[i] = bool_const(z, "g%d_%d", round, i);
+			ev[i] = rand() % 3 != 0;
+			gv[i] = rand() % 2;
+			Z3_solver_assert(z, s, ev[i] ? e[i] : Z3_mk_not(z, e[i]));
+			Z3_solver_assert(z, s, gv[i] ? g[i] : Z3_mk_not(z, g[i]));
+		}
+		int first = rel_horn_count(rc);
+		for (int i = 0; i < K; i++) {
+			int j = (7 * i) % K;
+			Z3_ast a[2] = {h[(i + K - 1) % K], e[i]};
+			Z3_ast b[2] = {h[j], Z3_mk_not(z, g[i])};
+			Z3_ast c[2] = {g[i], e[j]};
+			Z3_ast any[3] = {Z3_mk_and(z, 2, a), Z3_mk_and(z, 2, b), Z3_mk_and(z, 2, c)};
+			rel_horn(rc, i == 0 ? e[0] : Z3_mk_or(z, 3, any), h[i]);
+		}
+		/* x <= ite(g[0], h[K-1], false): an ite, left to Z3 */
+		Z3_ast x = bool_const(z, "x%d_%d", round, 0);
+		rel_horn(rc, Z3_mk_ite(z, g[0], h[K - 1], Z3_mk_false(z)), x);
+		unsigned k = Z3_ast_vector_size(z, rc->defs);
+		for (unsigned i = 0; i < k; i++)
+			Z3_solver_assert(z, s, Z3_ast_vector_get(z, rc->defs, i));
+		for (int i = 0; i < K; i++) /* the largest model the clauses allow */
+			Z3_solver_assert(z, s, h[i]);
+		Z3_solver_assert(z, s, x);
+		assert_int_equal(Z3_solver_check(z, s), Z3_L_TRUE);
+		Z3_model m = Z3_solver_get_model(z, s);
+		Z3_model_inc_ref(z, m);
+		long asked = rel_least_model(rc, m);
+		int hv[K] = {0}, changed = 1;
+		while (changed) { /* the least fixpoint, by rounds */
+			changed = 0;
+			for (int i = 0; i < K; i++) {
+				int j = (7 * i) % K;
+				int now = i == 0 ? ev[0]
+					: (hv[i - 1] && ev[i]) || (hv[j] && !gv[i]) || (gv[i] && ev[j]);
+				if (now && !hv[i])
+					hv[i] = changed = 1;
+			}
+		}
+		for (int i = 0; i < K; i++)
+			assert_int_equal(holds(z, m, h[i]), hv[i]);
+		assert_int_equal(holds(z, m, x), gv[0] && hv[K - 1]);
+		/* the ite alone, once or again after h[K-1] became true, and so
+		 * each earlier round's (they share rc) */
+		assert_true(asked >= round + 1 && asked <= 2 * (round + 1));
+		assert_true(rel_horn_count(rc) - first == K + 1);
+		Z3_model_dec_ref(z, m);
+		Z3_solver_dec_ref(z, s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_least_model_is_reachability, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_least_model_of_formulas, setup, tu_rel_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
