@@ -111,6 +111,70 @@ static void verdict(const char *a, char *word, size_t size)
 	(void)size;
 }
 
+/* The lines of answer a that list its final states ("States N" up to the
+ * "Ok"/"No" line) and its flags ("Flag name"), in order, each with its
+ * '\n'; *nstates of them are states. */
+static char **outcome_lines(const char *a, int *n, int *nstates)
+{
+	char **v = NULL;
+	int cap = 0, in_states = 0;
+	*n = *nstates = 0;
+	for (const char *l = a; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
+		int keep = 0;
+		if (strncmp(l, "States ", 7) == 0)
+			in_states = 1;
+		else if (in_states && (strncmp(l, "Ok\n", 3) == 0 || strncmp(l, "No\n", 3) == 0))
+			in_states = 0;
+		else if (in_states)
+			keep = 1, (*nstates)++;
+		else if (strncmp(l, "Flag ", 5) == 0)
+			keep = 1;
+		if (keep) {
+			if (*n == cap)
+				v = xrealloc_array(v, (size_t)(cap = cap ? 2 * cap : 16), sizeof *v);
+			char *c = xmalloc(len + 1);
+			memcpy(c, l, len);
+			c[len] = 0;
+			v[(*n)++] = c;
+		}
+		l += len;
+	}
+	return v;
+}
+
+static int has_line(char **v, int n, const char *line)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i], line) == 0)
+			return 1;
+	return 0;
+}
+
+/* What one model's answer has that the other's lacks, state by state and
+ * flag by flag ("only under DIR: state ..." / "... flag ..."), so that a
+ * difference of one state among hundreds is seen without a diff of the
+ * two answers; nothing when only the verdict's counts differ. */
+static void print_changes(FILE *out, struct side *s, char *const a[2])
+{
+	char **v[2];
+	int n[2], ns[2];
+	for (int k = 0; k < 2; k++)
+		v[k] = outcome_lines(a[k], &n[k], &ns[k]);
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < n[k]; i++)
+			if (!has_line(v[1 - k], n[1 - k], v[k][i]))
+				fprintf(out, "only under %s: %s %s", s[k].dir,
+					i < ns[k] ? "state" : "flag",
+					i < ns[k] ? v[k][i] : v[k][i] + 5);
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < n[k]; i++)
+			free(v[k][i]);
+		free(v[k]);
+	}
+}
+
 struct model_diff *model_diff_open(const struct check_options *opt, const char *dir_a,
 				   const char *dir_b, int unroll, FILE *err)
 {
@@ -179,6 +243,7 @@ int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err)
 			}
 		}
 		fprintf(out, "Differs %s\n", path);
+		print_changes(out, s, a);
 		for (int k = 0; k < 2; k++)
 			fprintf(out, "--- %s\n%s", s[k].dir, a[k]);
 		fputc('\n', out);

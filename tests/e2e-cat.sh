@@ -18,7 +18,8 @@
 #     --model and with -conf linux-kernel.cfg run inside the copy (files
 #     other than 6.1's are read); -conf in the unedited tree keeps the
 #     built-in model without a warning; --model-diff of the two models
-#     prints that test only, with the axiom and the witness, and as a
+#     prints that test only, with the states only the edit allows, the
+#     axiom and the witness, and as a
 #     batch (-j 2, --times, --timeout) the same, a slow test reported
 #     as could not be checked;
 #  3b. the .def is read: smp_mb()'s tag renamed in a copy changes SB+mbs,
@@ -174,7 +175,9 @@ else
 	   grep -q "^Differs $mp\$" "$tmp/md" &&
 	   grep -q '^model-diff: 2 tests, 1 differ, 0 could not be checked$' "$tmp/md" &&
 	   sed -n "\|^--- $LKMM_DIR\$|,\|^--- $ed\$|p" "$tmp/md" | grep -q '^Explanation: .* happens-before$' &&
-	   sed -n "\|^--- $ed\$|,\$p" "$tmp/md" | grep -q '^Witness:'; then ok
+	   sed -n "\|^--- $ed\$|,\$p" "$tmp/md" | grep -q '^Witness:' &&
+	   grep -q "^only under $ed: state " "$tmp/md" &&
+	   ! grep -q "^only under $LKMM_DIR: " "$tmp/md"; then ok
 	else bad "--model-diff (status $rc): $(head -c 400 "$tmp/md") $(head -2 "$tmp/mde")"
 	fi
 
