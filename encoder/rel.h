@@ -149,4 +149,14 @@ Z3_ast set_is_empty(struct rel_ctx *rc, set_t s);
 /* Number of non-NULL entries (for statistics and tests). */
 int rel_count(const struct rel_ctx *rc, rel_t a);
 
+/* The definitions made so far, by the name of the relation whose fresh
+ * variable each defines (encoder/reltally.c; for --stats): *out gets a
+ * malloc'ed array, most definitions first; returns its length. */
+struct rel_tally {
+	char *name;             /* the relation's name ("hb", "rcu-order") */
+	unsigned defs;          /* definitions charged to it */
+};
+int rel_defs_by_name(const struct rel_ctx *rc, struct rel_tally **out);
+void rel_tally_free(struct rel_tally *t, int n);
+
 #endif

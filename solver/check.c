@@ -377,6 +377,21 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 		Z3_ast_vector_size(z, p->enc->facts), v->symmetric, p->locks_fixed,
 		t[1] - t[0],
 		t[2] - t[1], t[3] - t[2], t[4] - t[3]);
+	/* the relations that cost most definitions: where relation
+	 * analysis (fewer possible pairs) would pay */
+	struct rel_tally *tally;
+	int nt = rel_defs_by_name(&p->enc->rc, &tally);
+	fprintf(c->err, "stats: defs by relation:");
+	for (int i = 0; i < nt && i < 12; i++)
+		fprintf(c->err, "%s %s %u", i ? "," : "", tally[i].name, tally[i].defs);
+	if (nt > 12) {
+		unsigned rest = 0;
+		for (int i = 12; i < nt; i++)
+			rest += tally[i].defs;
+		fprintf(c->err, ", %d others %u", nt - 12, rest);
+	}
+	fputc('\n', c->err);
+	rel_tally_free(tally, nt);
 	if (v->cubes.consistent_queries)
 		fprintf(c->err, "stats: cubes: %ld consistency and %ld violation queries, "
 			"%ld whole cubes holding %ld states, %d rcu-order stages\n",
