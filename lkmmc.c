@@ -42,6 +42,7 @@ enum opt_act {
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
 	OPT_TIMES, OPT_JSON, OPT_SHARD, OPT_HELP, OPT_VERSION,
 	OPT_REPAIR, OPT_PRUNE, OPT_STRIP, OPT_REPAIR_MAX, OPT_REPAIR_COST, OPT_REPAIR_PLAIN,
+	OPT_REPAIR_SCRATCH,
 };
 
 /* What follows an option on the command line. */
@@ -148,6 +149,10 @@ static const struct lkmmc_opt options[] = {
 	{"--repair-plain", NULL, OPT_REPAIR_PLAIN, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --repair-plain    search repairs by plain enumeration of change sets\n"
 	 "                    (no cut from failed sets; slower, for measuring)\n"},
+	{"--repair-scratch", NULL, OPT_REPAIR_SCRATCH, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --repair-scratch  check every candidate from its patched text, not as a\n"
+	 "                    query of one encoding (slower; for measuring and\n"
+	 "                    cross-checking)\n"},
 	{"--strip", NULL, OPT_STRIP, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --strip           print the test without its fences and acquire/release\n"
 	 "                    annotations (what --repair should find again)\n"},
@@ -342,6 +347,7 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 	case OPT_REPAIR_MAX: opt->repair.max = (int)num; break;
 	case OPT_REPAIR_COST: opt->repair_cost = val; break;
 	case OPT_REPAIR_PLAIN: opt->repair.plain = 1; break;
+	case OPT_REPAIR_SCRATCH: opt->repair.scratch = 1; break;
 	case OPT_HELP: return PARSED_HELP;
 	case OPT_VERSION: return PARSED_VERSION;
 	}

@@ -6,6 +6,8 @@
  */
 #include "encoder/encoder.h"
 
+#include <stdio.h>
+
 /* Far from any value a litmus test uses, so that a pointer value prints as
  * the location it names. */
 #define ADDR_BASE 0x40000000L
@@ -21,4 +23,11 @@ int enc_address_loc(const struct encoding *enc, long value)
 	if (i < 0 || i >= enc->prog->nlocs)
 		return -1;
 	return (int)i;
+}
+
+Z3_ast enc_choice(Z3_context z, long k)
+{
+	char name[48];
+	snprintf(name, sizeof name, "repair-choice-%ld", k);
+	return Z3_mk_const(z, Z3_mk_string_symbol(z, name), Z3_mk_bool_sort(z));
 }

@@ -94,6 +94,7 @@ static int expr_computes(const struct ir_expr *e, int as_value)
 	case IR_E_CONST:
 	case IR_E_LOC:
 	case IR_E_REG:
+	case IR_E_CHOICE:
 		return 0;
 	case IR_E_UNARY:
 		if (e->op != IR_LNOT || as_value)

@@ -167,6 +167,11 @@ int enc_overwritten(const struct encoding *enc, int w, int r);
 long enc_loc_address(int loc);
 int enc_address_loc(const struct encoding *enc, long value);
 
+/* The Boolean an IR_E_CHOICE num k stands for (the same term in every
+ * call with the same context): --repair's search assumes it true or
+ * false, nothing in the encoding constrains it. */
+Z3_ast enc_choice(Z3_context z, long k);
+
 /* Z3 term for an observable's final value. */
 Z3_ast enc_observable(const struct encoding *enc, struct ir_observable o);
 /* Z3 formula for a final condition. */

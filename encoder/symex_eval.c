@@ -38,6 +38,10 @@ struct regval sx_eval(struct symex *sx, struct state *st,
 		return r;
 	case IR_E_REG:
 		return st->regs[e->reg];
+	case IR_E_CHOICE:
+		/* a Boolean no constraint fixes: the repair's assumptions do */
+		r.v = b2i(sx, enc_choice(z, e->num));
+		return r;
 	case IR_E_UNARY: {
 		struct regval a = sx_eval(sx, st, e->a);
 		r.d = a.d;

@@ -195,6 +195,10 @@ static void eval(const struct value_sets *vs, int t, const struct ir_expr *e,
 	case IR_E_REG:
 		*out = vs->reg[t][e->reg];
 		return;
+	case IR_E_CHOICE:
+		vset_one(out, 0);
+		vset_add(out, 1);
+		return;
 	case IR_E_UNARY:
 		eval(vs, t, e->a, &a);
 		out->n = a.n < 0 ? -1 : 0;

@@ -398,10 +398,30 @@ static void emit_primitive(struct lw *w, struct bb *b, const struct kapi *k,
 	}
 }
 
+/* __lkmmc_choice(K): --repair's open choice K (frontend_set_choices). */
+static int choice(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
+		  struct ir_expr **val)
+{
+	struct ir_expr *k = clang_Cursor_getNumArguments(c) == 1
+		? cl_rv(w, clang_Cursor_getArgument(c, 0), b) : NULL;
+	if (!k || k->kind != IR_E_CONST)
+		return cl_err_at(w, c, "__lkmmc_choice takes one constant");
+	struct ir_expr *x = cl_mk(w, IR_E_CHOICE, s.pos);
+	x->num = k->num;
+	if (dst == DST_VALUE)
+		dst = cl_temp(w, s.pos);
+	if (dst >= 0)
+		cl_emit(w, b, IR_ASSIGN, s, dst)->a = x;
+	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
+	return 1;
+}
+
 int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 	    struct ir_expr **val)
 {
 	char *name = cl_spell(w, c);
+	if (w->fe->choices && strcmp(name, "__lkmmc_choice") == 0)
+		return choice(w, c, b, dst, s, val);
 	const struct kapi *k = kapi_find(w->fe->macros, name);
 	if (!k)
 		return other_call(w, c, name, b, dst, s, val);

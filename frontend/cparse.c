@@ -76,6 +76,7 @@ static const char prelude_types[] =
  * expression of a statement expression that declares VAL, which clower.c
  * reads as "spin until it holds" (kapi.h, K_COND_LOAD). */
 static const char prelude_idioms[] =
+	"long __lkmmc_choice();\n"
 	"#define smp_cond_load_relaxed(p, c) "
 	"__lkmmc_cond_load_relaxed((p), ({ long VAL; (c); }))\n"
 	"#define smp_cond_load_acquire(p, c) "

@@ -70,6 +70,8 @@ struct fe {
 	int unroll;              /* helper recursion bound (--unroll) */
 	const struct kapi_table *macros; /* the primitives (kapi.h), NULL:
 				  * the built-in ones */
+	int choices;             /* __lkmmc_choice(K) is IR_E_CHOICE K
+				  * (frontend_set_choices) */
 };
 
 /* Line and column (1-based, bytes) of a text offset. */

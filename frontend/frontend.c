@@ -23,6 +23,7 @@ struct frontend {
 	const char *const *cargs; /* -I/-D for C programs (not owned) */
 	int ncargs;        /* how many */
 	const struct kapi_table *macros; /* the primitives, NULL: built-in */
+	int choices;       /* __lkmmc_choice(K) is read (frontend_set_choices) */
 };
 
 struct frontend *frontend_new(void)
@@ -43,6 +44,11 @@ void frontend_set_macros(struct frontend *f, const struct kapi_table *t)
 void frontend_set_unroll(struct frontend *f, int n)
 {
 	f->unroll = n;
+}
+
+void frontend_set_choices(struct frontend *f, int on)
+{
+	f->choices = on;
 }
 
 void frontend_set_cargs(struct frontend *f, const char *const *args, int n)
@@ -83,7 +89,7 @@ struct ir_program *frontend_parse_text(struct frontend *f, const char *path,
 	struct fe fe = {
 		.prog = prog, .arena = arena, .d = d, .file = prog->file,
 		.text = text, .len = strlen(text), .unroll = f->unroll,
-		.macros = f->macros,
+		.macros = f->macros, .choices = f->choices,
 	};
 	if (f->macros) {
 		prog->tag_names = f->macros->tags;

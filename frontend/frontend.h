@@ -24,6 +24,12 @@ void frontend_free(struct frontend *fe);
  * depth; --unroll, default 2). */
 void frontend_set_unroll(struct frontend *fe, int n);
 
+/* With on, __lkmmc_choice(K) (K a constant) in a thread is a value 0 or 1
+ * left open, IR_E_CHOICE K: the texts --repair builds to search inside
+ * one encoding (solver/repair_enc.c).  Off (the default), the name is an
+ * unknown primitive like any other. */
+void frontend_set_choices(struct frontend *fe, int on);
+
 /* Arguments for clang when a file is a whole C program (the user's -I
  * DIR and -D NAME[=V]); not copied: they must outlive the front end. */
 void frontend_set_cargs(struct frontend *fe, const char *const *args, int n);

@@ -71,6 +71,9 @@ enum ir_expr_kind {
 	IR_E_UNARY, /* op a */
 	IR_E_BINARY,/* a op b */
 	IR_E_COND,  /* a ? b : c (all pure) */
+	IR_E_CHOICE,/* 0 or 1, left open: --repair's choice num of a change
+		     * (solver/repair_enc.c); only in texts it parses with
+		     * frontend_set_choices on */
 };
 enum ir_unop { IR_NEG, IR_LNOT, IR_BNOT };
 enum ir_binop {

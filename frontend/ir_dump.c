@@ -54,6 +54,9 @@ static void dump_expr(const struct ir_program *prog, const struct ir_thread *th,
 	case IR_E_REG:
 		fputs(th->regs[e->reg].name, out);
 		break;
+	case IR_E_CHOICE:
+		fprintf(out, "choice#%ld", e->num);
+		break;
 	case IR_E_UNARY:
 		fputc(unops[e->op], out);
 		dump_expr(prog, th, e->a, out, 0);

@@ -87,6 +87,9 @@ static void put_expr(struct toc *t, const struct ir_expr *e)
 	case IR_E_REG:
 		fputs(t->reg[e->reg], t->o);
 		return;
+	case IR_E_CHOICE: /* only in --repair's own parses, never printed */
+		fprintf(t->o, "__lkmmc_choice(%ld)", e->num);
+		return;
 	case IR_E_UNARY:
 		fputs(e->op == IR_NEG ? "-(" : e->op == IR_LNOT ? "!(" : "~(", t->o);
 		put_expr(t, e->a);

@@ -209,6 +209,9 @@ void km_put_expr(struct gen *g, const struct ir_expr *e)
 	case IR_E_REG:
 		fprintf(o, "R%d", e->reg);
 		return;
+	case IR_E_CHOICE: /* only in --repair's own parses, never a module */
+		fputs("0L", o);
+		return;
 	case IR_E_UNARY:
 		if (e->op == IR_LNOT) {
 			fputs("(long)!", o);

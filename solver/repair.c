@@ -10,9 +10,11 @@
  * Then it enumerates sets by increasing total cost; a set is skipped
  * without a check when a set that failed orders at least as much (the same
  * changes, or the strongest of the slot, at every slot it uses), and the
- * search stops at the first cost with a repair.  Each candidate's text is
- * parsed and checked from scratch, and each repair printed is checked
- * once more with --explain to name the axiom that forbids the outcome.
+ * search stops at the first cost with a repair.  Each candidate is a
+ * query of one encoding with every change under a choice (repair_enc.h),
+ * or where the test does not allow that, its text parsed and checked from
+ * scratch; each repair printed is checked from scratch once more, with
+ * --explain, to name the axiom that forbids the outcome.
  */
 #include "solver/repair.h"
 
@@ -23,6 +25,7 @@
 #include "common/clock.h"
 #include "common/xalloc.h"
 #include "frontend/frontend.h"
+#include "solver/repair_enc.h"
 #include "solver/repair_menu.h"
 #include "solver/udiff.h"
 
@@ -67,6 +70,12 @@ struct repair_ctx {
 	double deadline;            /* clock_now() to stop at (--timeout),
 				     * 0: none */
 	struct diag why;            /* the last check's error */
+	const struct check_options *co; /* the quick checker's options */
+	struct repair_enc *one;     /* the one encoding candidates are asked
+				     * of, NULL: each checked from scratch */
+	const char *one_why;        /* why there is none (--stats) */
+	long one_checks;            /* candidates it answered */
+	double one_open_s, one_ask_s; /* seconds building it, asking it */
 };
 
 int repair_wanted(const struct repair_options *ro)
@@ -299,9 +308,52 @@ static void grow_failed(struct repair_ctx *r, const int *failed)
 	free(was);
 }
 
-/* Check the set pick with the quick checker. */
+static void keep_parsable(struct repair_ctx *r);
+
+/* The menu made final, and the one encoding of its changes unless
+ * --repair-scratch or the test does not allow it.  A change whose text
+ * does not parse on its own (keep_parsable) breaks the text with every
+ * change under a choice as well, at the same place: when that text
+ * parses, no change need be tried alone. */
+static void open_one(struct repair_ctx *r)
+{
+	double t0 = clock_now();
+	r->one_why = "--repair-scratch";
+	if (!r->ro->scratch && r->menu.n)
+		r->one = repair_enc_open(r->co, r->fe, r->path, r->text, &r->menu,
+					 r->deadline, &r->one_why);
+	if (!r->one) {
+		int unparsed = r->menu.n > 0 && !r->ro->scratch &&
+			       strstr(r->one_why, "does not parse") != NULL;
+		keep_parsable(r);
+		if (unparsed && r->menu.n)
+			r->one = repair_enc_open(r->co, r->fe, r->path, r->text, &r->menu,
+						 r->deadline, &r->one_why);
+	}
+	r->one_open_s = clock_now() - t0;
+	if (r->stats)
+		fprintf(r->stats, "stats: repair: candidates %s%s (menu ready in %.3f s)\n",
+			r->one ? "asked of one encoding" : "checked from scratch: ",
+			r->one ? "" : r->one_why, r->one_open_s);
+}
+
+/* Check the set pick: a query of the one encoding, or from scratch with
+ * the quick checker (also when that query got no answer). */
 static enum verdict try_pick(struct repair_ctx *r, const int *pick)
 {
+	if (r->one) {
+		double t0 = clock_now();
+		int bad = repair_enc_bad(r->one, pick);
+		r->one_ask_s += clock_now() - t0;
+		if (bad >= 0) {
+			r->checks++;
+			r->one_checks++;
+			return bad ? V_BAD : V_GOOD;
+		}
+		repair_enc_close(r->one); /* no answer in time: from scratch */
+		r->one = NULL;
+		r->one_why = "a query of the one encoding got no answer";
+	}
 	char *t = repair_apply(&r->menu, pick, r->text);
 	r->checks++;
 	enum verdict v = judge(r, r->quick, t, NULL);
@@ -474,6 +526,9 @@ static int repair(struct repair_ctx *r, const struct ir_program *prog)
 		int budget = 0;
 		while (!r->nfound && !r->gave_up && budget < full_cost)
 			enumerate(r, 0, ++budget, pick, slot_used);
+		if (r->stats)
+			fprintf(r->stats, "stats: repair: %ld of %ld candidates asked of one encoding, in %.3f s\n",
+				r->one_checks, r->checks, r->one_ask_s);
 		if (!r->nfound) {
 			fprintf(r->out, "Repair %s: gave up after %ld candidates checked and %ld enumerated (%s): the cheapest repair costs more than %d and at most %d\n",
 				prog->name, r->checks, r->leaves,
@@ -502,7 +557,7 @@ static int repair(struct repair_ctx *r, const struct ir_program *prog)
 static int prune(struct repair_ctx *r, const struct ir_program *prog)
 {
 	struct repair_menu *m = &r->menu;
-	keep_parsable(r);
+	open_one(r);
 	int *pick = xcalloc((size_t)m->n + 1, sizeof *pick);
 	int *alone = xcalloc((size_t)m->n + 1, sizeof *alone);
 	fprintf(r->out, "Prune %s: %d fence%s and annotation%s to try\n", prog->name, m->n,
@@ -582,7 +637,8 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 		struct frontend *fe, const char *path, FILE *out, FILE *err,
 		struct diag *d)
 {
-	struct repair_ctx r = {.ro = ro, .fe = fe, .path = path, .out = out};
+	struct repair_ctx r = {.ro = ro, .fe = fe, .path = path, .out = out,
+			       .stats = co->stats ? err : NULL};
 	if (co->timeout_ms)
 		r.deadline = clock_now() + co->timeout_ms / 1000.0 * 0.9;
 	r.text = slurp(path, d);
@@ -606,6 +662,8 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 	q.witness = q.explain = q.stats = 0;
 	q.picture = NULL;
 	r.quick = checker_new(&q);
+	struct check_options quick_opt = q;
+	r.co = &quick_opt;
 	q.herd7_only = 0;
 	q.explain = 1;
 	r.explainer = checker_new(&q);
@@ -628,8 +686,7 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 			}
 		} else if (ro->repair) {
 			repair_menu_build(&r.menu, prog, r.text);
-			keep_parsable(&r);
-			r.stats = co->stats ? err : NULL;
+			open_one(&r);
 			if (co->stats)
 				for (int i = 0; i < r.menu.n; i++)
 					fprintf(err, "stats: repair menu: slot %d: %s, cost %d\n",
@@ -652,6 +709,7 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 	for (int i = 0; i < r.nfound; i++)
 		free(r.found[i]);
 	free(r.found);
+	repair_enc_close(r.one);
 	repair_menu_free(&r.menu);
 	checker_free(r.quick);
 	checker_free(r.explainer);

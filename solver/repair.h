@@ -12,9 +12,11 @@
  * --prune: for a test that is already right, the fences and annotations
  * whose removal (each on its own, then greedily together) keeps it right.
  * --strip: the test with every fence and acquire/release annotation the
- * menu knows removed (for bench/repair.sh).  Every candidate is checked by
- * parsing its text and running the ordinary checker on it; nothing here
- * encodes anything.  Whole C programs are not repaired.
+ * menu knows removed (for bench/repair.sh).  A candidate is asked of one
+ * encoding of the test with every change under a choice (repair_enc.h)
+ * where the test allows it, else checked by parsing its text and running
+ * the ordinary checker on it; every repair printed is re-checked that
+ * second way.  Whole C programs are not repaired.
  */
 #ifndef LKMMC_REPAIR_H
 #define LKMMC_REPAIR_H
@@ -36,6 +38,10 @@ struct repair_options {
 	long max_checks;         /* candidates checked at most (2000) */
 	int plain;               /* --repair-plain: no growing of failed sets
 				  * (plain enumeration, to measure the cut) */
+	int scratch;             /* --repair-scratch: every candidate parsed
+				  * and checked from scratch, never asked of
+				  * one encoding (repair_enc.h), to measure
+				  * it and cross-check */
 	struct repair_costs costs; /* the default table, --repair-cost over it */
 };
 

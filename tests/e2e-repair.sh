@@ -9,6 +9,11 @@
 #    be Never when lkmmc checks it on its own.
 #  - The cut from failed sets finds the plain enumeration's repairs with
 #    fewer checks (a four-thread LB chain).
+#  - Candidates asked of one encoding (every change under a choice) are
+#    judged as the from-scratch checks judge them (--repair-scratch): the
+#    same repairs after the same checks, on the shapes above, a forall
+#    test, a loop-free assertion and --prune; a test with a loop falls
+#    back to checks from scratch.
 #  - Several files in one run (serially and with -j 2), a test with nothing
 #    to repair, a test no change of the menu repairs (exit status 3), --prune
 #    on a test with a redundant fence, cost files (one that changes the
@@ -182,6 +187,58 @@ check "lb4: the same repairs as the plain enumeration" \
 	test "$(grep '^Repair [0-9]' <<<"$cut")" = "$(grep '^Repair [0-9]' <<<"$plain")"
 n=$("$LKMMC" --repair --repair-max 1 "$tmp/lb4.litmus" 2>&1 | sed -n 's/.*; \([0-9]*\) candidates checked.*/\1/p')
 check "lb4: the first repair after at most 22 checks (got ${n:-none})" test "${n:-999}" -le 22
+
+# One encoding: a candidate is a query of the test written once with every
+# change under a choice; --repair-scratch checks each candidate's patched
+# text from scratch instead.  Both must judge every candidate alike: the
+# same repairs after the same number of checks (the search asks the same
+# sets in the same order when the answers agree), on the classic shapes,
+# the LB chain, a forall test, a loop-free assertion and --prune.
+cat > "$tmp/mpall.litmus" <<'T'
+C mpall
+
+{}
+
+P0(int *x, int *y)
+{
+	WRITE_ONCE(*x, 1);
+	WRITE_ONCE(*y, 1);
+}
+
+P1(int *x, int *y)
+{
+	int r0;
+	int r1;
+
+	r0 = READ_ONCE(*y);
+	r1 = READ_ONCE(*x);
+}
+
+forall (1:r0=0 \/ 1:r1=1)
+T
+sed -e 's/^C mpall/C mpbug/' -e 's/^forall .*/exists (x=2)/' \
+	-e 's/^\tr1 = READ_ONCE(\*x);/\tif (r0) {\n\t\tr1 = READ_ONCE(*x);\n\t\tBUG_ON(r1 == 0);\n\t}/' \
+	"$tmp/mpall.litmus" > "$tmp/mpbug.litmus"
+check "mpbug: a loop-free BUG_ON that can fire" grep -q "BUG_ON(r1 == 0)" "$tmp/mpbug.litmus"
+no_time() { sed 's/ candidates checked, [0-9.]* s)$/ candidates checked)/'; }
+for f in $L/MP+pos.litmus $L/SB+pos.litmus $L/WRC+pos.litmus $L/IRIW+pos.litmus \
+	$L/R+pos.litmus $tmp/Z6.0.litmus $tmp/lb4.litmus $tmp/mpall.litmus $tmp/mpbug.litmus; do
+	one=$("$LKMMC" --repair --repair-max 20 --stats "$f" 2>&1)
+	scr=$("$LKMMC" --repair --repair-max 20 --repair-scratch "$f" 2>&1)
+	check "$(basename "$f"): candidates asked of one encoding" \
+		grep -q "^stats: repair: candidates asked of one encoding" <<<"$one"
+	check "$(basename "$f"): one encoding and from scratch: the same repairs and checks" \
+		test "$(grep -v '^stats:' <<<"$one" | no_time)" = "$(no_time <<<"$scr")"
+done
+check "mpall (forall): repaired" grep -q "^Repair mpall: 1 repair of cost 2 " <<<"$("$LKMMC" --repair "$tmp/mpall.litmus" 2>&1)"
+check "mpbug (assertion): repaired" grep -q "^Repair mpbug: 1 repair of cost 2 " <<<"$("$LKMMC" --repair "$tmp/mpbug.litmus" 2>&1)"
+for f in $L/ISA2+rel+acqrel+acq.litmus $L/IRIW+mbs.litmus; do
+	check "$(basename "$f"): --prune alike both ways" \
+		test "$("$LKMMC" --prune "$f" 2>&1)" = "$("$LKMMC" --prune --repair-scratch "$f" 2>&1)"
+done
+out=$("$LKMMC" --repair --stats $L/kernel-fragments/spinwait-no-rmb.litmus 2>&1)
+check "a loop: candidates checked from scratch, said under --stats" \
+	grep -q "^stats: repair: candidates checked from scratch: a loop" <<<"$out"
 
 # Several files in one run, in order, serially and in workers.
 for j in 1 2; do

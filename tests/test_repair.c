@@ -3,8 +3,9 @@
  * checker: the cost file reader (good and bad files, located errors), the
  * unified diff, and the menu read off a parsed test (which changes, in
  * which slots, the edits' text, a brace-less if body left alone, the
- * removals --prune tries).  The search itself is tested end to end
- * (tests/e2e-repair.sh).
+ * removals --prune tries), and the text with every change under a choice
+ * that the search asks of one encoding.  The search itself is tested end
+ * to end (tests/e2e-repair.sh).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 
 #include "frontend/frontend.h"
 #include "solver/repair_cost.h"
+#include "solver/repair_enc.h"
 #include "solver/repair_menu.h"
 #include "solver/udiff.h"
 
@@ -152,22 +154,37 @@ static void test_menu(void **state)
 	frontend_free(fe);
 }
 
-static void test_removals(void **state)
+/* A test with a fence, acquire/release and a fully ordered RMW. */
+static const char fenced[] =
+	"C t\n{}\n"
+	"P0(int *x, int *y)\n{\n\tWRITE_ONCE(*x, 1);\n\tsmp_wmb();\n"
+	"\tsmp_store_release(y, 1);\n}\n"
+	"P1(int *x, int *y, atomic_t *v)\n{\n\tint r0;\n\tint r1;\n\n"
+	"\tr0 = smp_load_acquire(y);\n\tr1 = atomic_xchg(v, 1);\n}\n"
+	"exists (1:r0=1)\n";
+
+/* t parsed by fe and its menu in *m: the removals with rm, else the
+ * changes --repair tries. */
+static struct ir_program *menu_of(struct frontend *fe, const char *t, int rm,
+				  struct repair_menu *m)
 {
-	(void)state;
-	static const char t[] =
-		"C t\n{}\n"
-		"P0(int *x, int *y)\n{\n\tWRITE_ONCE(*x, 1);\n\tsmp_wmb();\n"
-		"\tsmp_store_release(y, 1);\n}\n"
-		"P1(int *x, int *y, atomic_t *v)\n{\n\tint r0;\n\tint r1;\n\n"
-		"\tr0 = smp_load_acquire(y);\n\tr1 = atomic_xchg(v, 1);\n}\n"
-		"exists (1:r0=1)\n";
-	struct frontend *fe = frontend_new();
 	struct diag d = {0};
 	struct ir_program *p = frontend_parse_text(fe, "t.litmus", t, &d);
 	assert_non_null(p);
+	if (rm)
+		repair_menu_removals(m, p, t);
+	else
+		repair_menu_build(m, p, t);
+	return p;
+}
+
+static void test_removals(void **state)
+{
+	(void)state;
+	const char *t = fenced;
+	struct frontend *fe = frontend_new();
 	struct repair_menu m = {0};
-	repair_menu_removals(&m, p, t);
+	struct ir_program *p = menu_of(fe, t, 1, &m);
 	assert_int_equal(m.n, 4);
 	int *pick = calloc((size_t)m.n, sizeof *pick);
 	for (int i = 0; i < m.n; i++)
@@ -182,6 +199,66 @@ static void test_removals(void **state)
 	frontend_free(fe);
 }
 
+/* The choice text of t's menu (removals with rm) holds each of the
+ * n strings want[] and parses only with choices on. */
+static void choice_text(const char *t, int rm, const char *const *want, int n)
+{
+	struct frontend *fe = frontend_new();
+	struct repair_menu m = {0};
+	struct ir_program *p = menu_of(fe, t, rm, &m);
+	char *c = repair_choice_text(&m, t);
+	assert_non_null(c);
+	for (int i = 0; i < n; i++) {
+		if (!strstr(c, want[i]))
+			fail_msg("'%s' not in the choice text:\n%s", want[i], c);
+	}
+	struct diag d = {0};
+	struct ir_program *q = frontend_parse_text(fe, "t.litmus", c, &d);
+	assert_null(q);
+	assert_non_null(strstr(d.msg, "unknown kernel primitive '__lkmmc_choice'"));
+	d = (struct diag){0};
+	frontend_set_choices(fe, 1);
+	q = frontend_parse_text(fe, "t.litmus", c, &d);
+	assert_non_null(q);
+	ir_program_free(q);
+	free(c);
+	repair_menu_free(&m);
+	ir_program_free(p);
+	frontend_free(fe);
+}
+
+static void test_choice_text(void **state)
+{
+	(void)state;
+	/* a statement call, a gap's fences, a call inside an expression */
+	static const char *const add[] = {
+		"\t{ if (__lkmmc_choice(0)) smp_store_release(x, 1); else WRITE_ONCE(*x, 1); }\n"
+		"\tif (__lkmmc_choice(1)) smp_mb();\n\tif (__lkmmc_choice(2)) smp_wmb();\n",
+		"\tr0 = (__lkmmc_choice(4) ? smp_load_acquire(y) : READ_ONCE(*y));\n",
+		"\tif (r0)\n\t\tr1 = (__lkmmc_choice(7) ? smp_load_acquire(x) : READ_ONCE(*x));\n",
+	};
+	choice_text(mp, 0, add, 3);
+	/* --prune's: a fence that goes, annotations weakened, a suffix */
+	static const char *const removed[] = {
+		"\tif (!__lkmmc_choice(0)) smp_wmb();\n",
+		"{ if (__lkmmc_choice(1)) WRITE_ONCE(*y, 1); else smp_store_release(y, 1); }",
+		"(__lkmmc_choice(3) ? atomic_xchg_relaxed(v, 1) : atomic_xchg(v, 1))",
+	};
+	choice_text(fenced, 1, removed, 3);
+	/* two changes in one call: no choice text (checked from scratch) */
+	static const char nested[] =
+		"C n\n{}\nP0(int *x, int *y)\n{\n\tWRITE_ONCE(*y, READ_ONCE(*x));\n}\n"
+		"exists (y=1)\n";
+	struct frontend *fe = frontend_new();
+	struct repair_menu m = {0};
+	struct ir_program *p = menu_of(fe, nested, 0, &m);
+	assert_int_equal(m.nslots, 2);
+	assert_null(repair_choice_text(&m, nested));
+	repair_menu_free(&m);
+	ir_program_free(p);
+	frontend_free(fe);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_udiff),
 		cmocka_unit_test(test_menu),
 		cmocka_unit_test(test_removals),
+		cmocka_unit_test(test_choice_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
