@@ -7,12 +7,14 @@
 # expensive than what was stripped.  It measures and reports; it asserts
 # nothing but the exit status below.
 #
-# usage: bench/repair.sh [--timeout SECS] [--out DIR] FILE... | --files-from LIST
+# usage: bench/repair.sh [--timeout SECS] [--out DIR] [--plain] [--scratch] FILE... | --files-from LIST
 #   --timeout SECS  limit per --repair run, timeout(1) (default 60)
 #   --out DIR       stripped tests, results.tsv, summary.txt
 #                   (default build/bench/repair)
 #   --plain         search by plain enumeration (lkmmc --repair-plain), to
 #                   measure the cut from failed sets against it
+#   --scratch       check every candidate from its patched text (lkmmc
+#                   --repair-scratch), to measure the one encoding against it
 # Environment: LKMMC, the binary (default ./lkmmc of this checkout).
 #
 # results.tsv, one line per test: path, stripped changes, stripped cost,
@@ -28,7 +30,7 @@
 set -u
 
 main() {
-	local root tmo=60 out list="" files=() plain=()
+	local root tmo=60 out list="" files=() search=()
 	root=$(cd "$(dirname "$0")/.." && pwd)
 	out=$root/build/bench/repair
 	while [ $# -gt 0 ]; do
@@ -39,7 +41,8 @@ main() {
 			out=$2; shift 2 ;;
 		--files-from) [ -r "${2:-}" ] || { echo "repair.sh: --files-from wants a readable list" >&2; return 2; }
 			list=$2; shift 2 ;;
-		--plain) plain=(--repair-plain); shift ;;
+		--plain) search+=(--repair-plain); shift ;;
+		--scratch) search+=(--repair-scratch); shift ;;
 		-*) echo "repair.sh: unknown option $1" >&2; return 2 ;;
 		*) files+=("$1"); shift ;;
 		esac
@@ -65,7 +68,7 @@ main() {
 		fi
 		local t0 t1 rep rc user kb
 		t0=$(date +%s.%N)
-		rep=$(/usr/bin/time -f '%U %M' -o "$out/time.txt" timeout "$tmo" "$lkmmc" --repair --repair-max 1 "${plain[@]}" "$s" 2>&1)
+		rep=$(/usr/bin/time -f '%U %M' -o "$out/time.txt" timeout "$tmo" "$lkmmc" --repair --repair-max 1 "${search[@]}" "$s" 2>&1)
 		rc=$?
 		t1=$(date +%s.%N)
 		local secs outcome rcost="-" ok="-" checked="-" what="-"
@@ -121,4 +124,6 @@ summary() {
 	done
 }
 
-main "$@"
+# exit on the line that runs main: bash reads a script as it goes, and an
+# edit of this file during a long run must not run what follows
+main "$@"; exit $?

@@ -76,6 +76,11 @@ struct repair_ctx {
 	const char *one_why;        /* why there is none (--stats) */
 	long one_checks;            /* candidates it answered */
 	double one_open_s, one_ask_s; /* seconds building it, asking it */
+	double first_ask_s;         /* of those, its first query's (which
+				     * takes in the encoding) */
+	double scratch_s;           /* seconds of the test's own check from
+				     * scratch: what a candidate costs that
+				     * way */
 };
 
 int repair_wanted(const struct repair_options *ro)
@@ -319,8 +324,12 @@ static void open_one(struct repair_ctx *r)
 {
 	double t0 = clock_now();
 	r->one_why = "--repair-scratch";
+	/* where every change is conditional, the encoding loses what the
+	 * program alone decides (sure pairs, empty sets): one that takes
+	 * longer to build than ten checks from scratch is not worth it */
+	double by = t0 + (10 * r->scratch_s > 1 ? 10 * r->scratch_s : 1);
 	if (!r->ro->scratch && r->menu.n)
-		r->one = repair_enc_open(r->co, r->fe, r->path, r->text, &r->menu,
+		r->one = repair_enc_open(r->co, r->fe, r->path, r->text, &r->menu, by,
 					 r->deadline, &r->one_why);
 	if (!r->one) {
 		int unparsed = r->menu.n > 0 && !r->ro->scratch &&
@@ -328,13 +337,24 @@ static void open_one(struct repair_ctx *r)
 		keep_parsable(r);
 		if (unparsed && r->menu.n)
 			r->one = repair_enc_open(r->co, r->fe, r->path, r->text, &r->menu,
-						 r->deadline, &r->one_why);
+						 clock_now() + (by - t0), r->deadline, &r->one_why);
 	}
 	r->one_open_s = clock_now() - t0;
 	if (r->stats)
-		fprintf(r->stats, "stats: repair: candidates %s%s (menu ready in %.3f s)\n",
+		fprintf(r->stats, "stats: repair: candidates %s%s (menu ready in %.3f s; "
+			"the test's own check took %.3f s)\n",
 			r->one ? "asked of one encoding" : "checked from scratch: ",
-			r->one ? "" : r->one_why, r->one_open_s);
+			r->one ? "" : r->one_why, r->one_open_s, r->scratch_s);
+}
+
+/* From now on every candidate from scratch, because of why. */
+static void drop_one(struct repair_ctx *r, const char *why)
+{
+	repair_enc_close(r->one);
+	r->one = NULL;
+	r->one_why = why;
+	if (r->stats)
+		fprintf(r->stats, "stats: repair: candidates checked from scratch from now on: %s\n", why);
 }
 
 /* Check the set pick: a query of the one encoding, or from scratch with
@@ -342,17 +362,27 @@ static void open_one(struct repair_ctx *r)
 static enum verdict try_pick(struct repair_ctx *r, const int *pick)
 {
 	if (r->one) {
+		/* a query may take in the encoding first: five checks'
+		 * time, later two; past that, from scratch */
 		double t0 = clock_now();
-		int bad = repair_enc_bad(r->one, pick);
-		r->one_ask_s += clock_now() - t0;
+		int bad = repair_enc_bad(r->one, pick, t0 + 0.1 +
+					 (r->one_checks ? 2 : 5) * r->scratch_s);
+		double t = clock_now() - t0;
+		r->one_ask_s += t;
+		if (!r->one_checks)
+			r->first_ask_s = t;
 		if (bad >= 0) {
 			r->checks++;
 			r->one_checks++;
+			/* queries slower than checks from scratch (lock
+			 * programs whose every fence became conditional):
+			 * the rest from scratch; the answers are the same */
+			if (r->one_checks >= 3 &&
+			    (r->one_ask_s - r->first_ask_s) / (double)(r->one_checks - 1) > r->scratch_s)
+				drop_one(r, "its queries took longer than checks from scratch");
 			return bad ? V_BAD : V_GOOD;
 		}
-		repair_enc_close(r->one); /* no answer in time: from scratch */
-		r->one = NULL;
-		r->one_why = "a query of the one encoding got no answer";
+		drop_one(r, "a query of the one encoding took longer than some checks from scratch");
 	}
 	char *t = repair_apply(&r->menu, pick, r->text);
 	r->checks++;
@@ -672,7 +702,9 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 		repair_menu_removals(&r.menu, prog, r.text);
 		status = strip(&r, err);
 	} else {
+		double t0 = clock_now();
 		enum verdict v = judge(&r, r.quick, r.text, NULL);
+		r.scratch_s = clock_now() - t0;
 		if (v == V_ERROR) {
 			*d = r.why;
 			status = 1;

@@ -274,8 +274,8 @@ static void on_z3_error(Z3_context z, Z3_error_code e)
 
 struct repair_enc *repair_enc_open(const struct check_options *co, struct frontend *fe,
 				   const char *path, const char *text,
-				   const struct repair_menu *m, double deadline,
-				   const char **why)
+				   const struct repair_menu *m, double build_by,
+				   double deadline, const char **why)
 {
 	char *t = repair_choice_text(m, text);
 	if (!t) {
@@ -310,9 +310,12 @@ struct repair_enc *repair_enc_open(const struct check_options *co, struct fronte
 	Z3_set_error_handler(re->z, on_z3_error);
 	/* general arithmetic: a query outside difference logic would need
 	 * a second encoding (and Z3 says so on stderr) */
-	if (problem_open(&re->p, re->z, prog, co, co->unroll, deadline, ENC_ARITH_GENERAL,
-			 NULL, &d) != PROBLEM_READY) {
-		*why = "the one encoding could not be built";
+	double by = deadline > 0 && deadline < build_by ? deadline : build_by;
+	enum problem_status st = problem_open(&re->p, re->z, prog, co, co->unroll, by,
+					      ENC_ARITH_GENERAL, NULL, &d);
+	if (st != PROBLEM_READY) {
+		*why = st == PROBLEM_EXPIRED ? "the one encoding took longer to build than "
+		       "some checks from scratch" : "the one encoding could not be built";
 		Z3_del_context(re->z);
 		ir_program_free(prog);
 		free(re);
@@ -336,24 +339,26 @@ struct repair_enc *repair_enc_open(const struct check_options *co, struct fronte
 	return re;
 }
 
-/* Ask with the choices of pick and one more assumption x. */
-static Z3_lbool ask(struct repair_enc *re, const int *pick, Z3_ast x)
+/* Ask with the choices of pick and one more assumption x, by by. */
+static Z3_lbool ask(struct repair_enc *re, const int *pick, Z3_ast x, double by)
 {
 	Z3_context z = re->z;
 	for (int i = 0; i < re->n; i++)
 		re->assume[i] = pick[i] ? re->choice[i] : Z3_mk_not(z, re->choice[i]);
 	re->assume[re->n] = x;
-	return problem_ask_until(z, re->s, (unsigned)re->n + 1, re->assume, re->deadline);
+	return problem_ask_until(z, re->s, (unsigned)re->n + 1, re->assume, by);
 }
 
-int repair_enc_bad(struct repair_enc *re, const int *pick)
+int repair_enc_bad(struct repair_enc *re, const int *pick, double by)
 {
 	Z3_context z = re->z;
-	Z3_lbool r = ask(re, pick, Z3_mk_or(z, 2, (Z3_ast[]){re->reach, re->fails}));
+	if (re->deadline > 0 && re->deadline < by)
+		by = re->deadline;
+	Z3_lbool r = ask(re, pick, Z3_mk_or(z, 2, (Z3_ast[]){re->reach, re->fails}), by);
 	if (r != Z3_L_FALSE || re->prog->quant != IR_Q_FORALL)
 		return r == Z3_L_UNDEF ? -1 : r == Z3_L_TRUE;
 	/* forall: Always also needs the condition to be reached at all */
-	r = ask(re, pick, Z3_mk_not(z, re->reach));
+	r = ask(re, pick, Z3_mk_not(z, re->reach), by);
 	return r == Z3_L_UNDEF ? -1 : r == Z3_L_FALSE;
 }
 

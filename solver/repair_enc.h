@@ -26,17 +26,18 @@ struct repair_enc;
 
 /* The one encoding of text with every change of m under a choice, checked
  * as co says (exists-only), or NULL when the test cannot be asked so (see
- * above); why, for --stats, in *why (static text).  deadline: no query
- * past it (0: none). */
+ * above) or building it passes build_by; why, for --stats, in *why
+ * (static text).  deadline: no query past it (0: none). */
 struct repair_enc *repair_enc_open(const struct check_options *co, struct frontend *fe,
 				   const char *path, const char *text,
-				   const struct repair_menu *m, double deadline,
-				   const char **why);
+				   const struct repair_menu *m, double build_by,
+				   double deadline, const char **why);
 
 /* Whether the test with the changes of pick (pick[i] != 0: change i of m)
  * reaches its outcome or can fail an assertion: 1; never and never: 0;
- * -1 when the solver did not answer (then ask from scratch). */
-int repair_enc_bad(struct repair_enc *re, const int *pick);
+ * -1 when the solver did not answer by the time by (nor by the deadline
+ * of repair_enc_open): then ask from scratch. */
+int repair_enc_bad(struct repair_enc *re, const int *pick, double by);
 
 void repair_enc_close(struct repair_enc *re);
 

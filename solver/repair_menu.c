@@ -277,8 +277,12 @@ static void count_accesses(struct menu_ctx *c, const struct ir_block *b)
 {
 	for (int i = 0; i < b->count; i++) {
 		const struct ir_instr *in = &b->items[i];
-		c->nloads += in->op == IR_LOAD || in->op == IR_RMW;
-		c->nstores += in->op == IR_STORE || in->op == IR_RMW;
+		/* a lock is a read and a write (LKR, LKW), an unlock a
+		 * write (UL): smp_rmb/smp_wmb order them too */
+		c->nloads += in->op == IR_LOAD || in->op == IR_RMW || in->op == IR_LOCK ||
+			     in->op == IR_TRYLOCK || in->op == IR_ISLOCKED;
+		c->nstores += in->op == IR_STORE || in->op == IR_RMW || in->op == IR_LOCK ||
+			      in->op == IR_TRYLOCK || in->op == IR_UNLOCK;
 		count_accesses(c, &in->then_b);
 		count_accesses(c, &in->else_b);
 	}
@@ -296,6 +300,19 @@ static const char *fence_text(enum repair_kind k)
 	case RK_AFTER_UNLOCK_LOCK: return "smp_mb__after_unlock_lock();";
 	default: return "";
 	}
+}
+
+/* Where the // comment holding text[at] starts, or -1 when text[at] is
+ * no part of one. */
+static size_t line_comment(const struct menu_ctx *c, size_t at)
+{
+	size_t ls = at;
+	while (ls > 0 && c->text[ls - 1] != '\n')
+		ls--;
+	for (size_t k = ls; k + 1 <= at; k++)
+		if (c->text[k] == '/' && c->text[k + 1] == '/')
+			return k;
+	return (size_t)-1;
 }
 
 /* Whether a statement may go at off without changing what the code
@@ -316,6 +333,11 @@ static int statement_boundary(const struct menu_ctx *c, size_t off)
 			while (k >= 2 && !(c->text[k - 2] == '/' && c->text[k - 1] == '*'))
 				k--;
 			k = k >= 2 ? k - 2 : 0;
+			continue;
+		}
+		size_t slashes = line_comment(c, k - 1);
+		if (slashes != (size_t)-1) { /* skip back over a // comment */
+			k = slashes;
 			continue;
 		}
 		return ch == ';' || ch == '{' || ch == '}';

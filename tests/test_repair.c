@@ -2,7 +2,8 @@
  * test_repair.c - unit tests of --repair's parts that do not run the
  * checker: the cost file reader (good and bad files, located errors), the
  * unified diff, and the menu read off a parsed test (which changes, in
- * which slots, the edits' text, a brace-less if body left alone, the
+ * which slots, the edits' text, a brace-less if body left alone, a //
+ * comment between statements, locks as reads and writes, the
  * removals --prune tries), and the text with every change under a choice
  * that the search asks of one encoding.  The search itself is tested end
  * to end (tests/e2e-repair.sh).
@@ -178,6 +179,29 @@ static struct ir_program *menu_of(struct frontend *fe, const char *t, int rm,
 	return p;
 }
 
+/* A // comment between two statements leaves their gap; a lock counts as
+ * a read and a write (smp_wmb orders a store before spin_lock's write). */
+static void test_menu_comment_lock(void **state)
+{
+	(void)state;
+	static const char t[] =
+		"C t\n{}\n"
+		"P0(int *x, spinlock_t *s)\n{\n\tWRITE_ONCE(*x, 1);\n\t// then the lock\n"
+		"\tspin_lock(s);\n\tspin_unlock(s);\n}\n"
+		"P1(int *x, spinlock_t *s)\n{\n\tint r0;\n\tint r1;\n\n"
+		"\tr0 = spin_trylock(s);\n\tr1 = READ_ONCE(*x);\n\tif (r0)\n\t\tspin_unlock(s);\n}\n"
+		"exists (1:r0=0 /\\ 1:r1=0)\n";
+	struct frontend *fe = frontend_new();
+	struct repair_menu m = {0};
+	struct ir_program *p = menu_of(fe, t, 0, &m);
+	assert_true(has(&m, "smp_mb() before line 7 in P0") >= 0);
+	assert_true(has(&m, "smp_wmb() before line 7 in P0") >= 0);
+	assert_true(has(&m, "smp_rmb() before line 16 in P1") >= 0);
+	repair_menu_free(&m);
+	ir_program_free(p);
+	frontend_free(fe);
+}
+
 static void test_removals(void **state)
 {
 	(void)state;
@@ -266,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_costs_bad),
 		cmocka_unit_test(test_udiff),
 		cmocka_unit_test(test_menu),
+		cmocka_unit_test(test_menu_comment_lock),
 		cmocka_unit_test(test_removals),
 		cmocka_unit_test(test_choice_text),
 	};
