@@ -114,6 +114,13 @@ rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name); /* a+ */
 rel_t rel_star(struct rel_ctx *rc, rel_t a, const char *name); /* a* */
 /* [from] ; a* — only the rows of the events in from (fewer variables). */
 rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name);
+/* a+ where a is the walks of an automaton: edge[p * nstates + q] (NULL:
+ * none) are the steps from state p to state q, and a(i, j) holds when a
+ * walk of one or more steps goes from event i in state 0 to event j in
+ * state 0 (relwalk.c).  So a ; b inside a closure, as states 0 -a-> 1 -b->
+ * 0, costs rules for a's edges and b's, not for every pair of them. */
+rel_t rel_plus_walks(struct rel_ctx *rc, int nstates, const rel_t *edge,
+		     const char *name);
 /* [S1] ; a ; [S2] (either set may be NULL for "all"). */
 rel_t rel_restrict(struct rel_ctx *rc, set_t s1, rel_t a, set_t s2);
 /* Give every non-constant entry of a a fresh variable equivalent to it:

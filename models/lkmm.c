@@ -12,7 +12,9 @@
  *
  * Why the closures are exact.  cumul-fence*, (hb | pb)* in rcu-link, xbstar
  * and the let rec rcu-order are encoded with Horn constraints (rel_plus,
- * rel_star_from): their variables can only be larger than the least
+ * rel_star_from, rel_plus_walks for cumul-fence*, whose variables at the
+ * locks' middle events are closure variables too): their variables can
+ * only be larger than the least
  * fixpoint.  Every one of them occurs with negative polarity only: they
  * feed (monotonically) hb, pb, rb and the plain-access relations, which
  * occur only in acyclic, irreflexive and empty axioms (wanted small), or on

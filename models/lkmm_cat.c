@@ -14,7 +14,9 @@
  *    section boundaries, and xbstar only in the columns the race axioms
  *    read;
  *  - the let rec rcu-order is Horn variables, or Kleene stages for
- *    lkmm_build_exact.
+ *    lkmm_build_exact;
+ *  - cumul-fence* is closed through po-unlock-lock-po's unlock and lock
+ *    events (walks of three states, cumul_fence_star below).
  * The sets and rf, co, fr come from the bell and lock.cat (lkmm_bell.c,
  * lkmm_lock.c).
  */
@@ -123,6 +125,33 @@ static void cat_fences(struct rel_ctx *rc, struct lkmm_rels *r)
 			RES(r->Acquire, po, NULL));
 }
 
+/*
+ * cumul-fence* as the walks of three states (rel_plus_walks), state 0 at a
+ * marked event:
+ *   0 -> 0  [Marked] ; (A-cumul(strong-fence | po-rel) | wmb) ; [Marked]
+ *   0 -> 1  [Marked] ; po ; [UL]
+ *   1 -> 2  (po | rf) ; [LKR]
+ *   2 -> 0  po ; [Marked]
+ * 0 -> 1 -> 2 -> 0 is [Marked] ; po-unlock-lock-po ; [Marked], so a walk
+ * from 0 to 0 is a path of cumul-fence: the same closure, with rules for
+ * the edges of po-unlock-lock-po's three parts rather than for every
+ * pair of them (on a 79-event random test with two locks: 15,802
+ * definitions instead of 29,064).  Factoring A-cumul's rfe ; [Marked] out
+ * the same way saves more definitions but makes Z3 slower there.
+ */
+static rel_t cumul_fence_star(struct rel_ctx *rc, const struct lkmm_rels *r,
+			      rel_t rfe_marked_opt)
+{
+	rel_t edge[3 * 3] = {0};
+	edge[0 * 3 + 0] = RES(r->Marked, U(SEQ(rfe_marked_opt,
+					       U(r->strong_fence, r->po_rel)),
+					   r->wmb), r->Marked);
+	edge[0 * 3 + 1] = RES(r->Marked, r->po, r->UL);
+	edge[1 * 3 + 2] = RES(NULL, U(r->po, r->rf), r->LKR);
+	edge[2 * 3 + 0] = RES(NULL, r->po, r->Marked);
+	return OPT(rel_plus_walks(rc, 3, edge, "cumul-fence*"));
+}
+
 /* Coherence, atomic, ppo, propagation, happens-before, and pb's head */
 static void cat_hb_pb(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm *m)
 {
@@ -152,7 +181,7 @@ static void cat_hb_pb(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm *m)
 		U3(SEQ(rfe_marked_opt, U(r->strong_fence, r->po_rel)), r->wmb,
 		   r->po_unlock_lock_po),
 		r->Marked);
-	r->cumul_fence_star = STAR(r->cumul_fence, "cumul-fence*");
+	r->cumul_fence_star = cumul_fence_star(rc, r, rfe_marked_opt);
 	r->prop = SEQ3(RES(r->Marked, OPT(I(r->overwrite, r->ext)), NULL),
 		       RES(NULL, r->cumul_fence_star, r->Marked),
 		       RES(NULL, OPT(r->rfe), r->Marked));

@@ -39,13 +39,12 @@ int execution_in(const struct execution *x, rel_t r, int a, int b)
 	return execution_holds(x, REL_AT(r, x->enc->n, a, b));
 }
 
-struct execution *execution_new(const struct encoding *enc, Z3_model m)
+struct execution *execution_choices(const struct encoding *enc, Z3_model m)
 {
 	struct execution *x = xcalloc(1, sizeof *x);
 	int n = enc->n;
 	x->enc = enc;
 	x->m = m;
-	rel_least_model(&enc->rc, m);
 	x->on = xcalloc((size_t)n, 1);
 	x->val = xcalloc((size_t)n, sizeof(long));
 	x->loc = xmalloc(sizeof(int) * (size_t)n);
@@ -65,6 +64,14 @@ struct execution *execution_new(const struct encoding *enc, Z3_model m)
 			    execution_holds(x, REL_AT(enc->rf_var, n, w, r)))
 				x->rf_src[r] = w;
 	return x;
+}
+
+struct execution *execution_new(const struct encoding *enc, Z3_model m)
+{
+	/* The least model changes only the closure variables, which none of
+	 * the choices read: they are the same before and after. */
+	rel_least_model(&enc->rc, m);
+	return execution_choices(enc, m);
 }
 
 void execution_free(struct execution *x)

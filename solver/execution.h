@@ -29,6 +29,13 @@ struct execution {
 /* Read an execution off m (m is modified: see above; the caller keeps its
  * reference). */
 struct execution *execution_new(const struct encoding *enc, Z3_model m);
+/* The same without the least fixpoint (m is not modified): only the
+ * execution's choices and what follows from them alone may be read (events,
+ * values, locations, rf, co, fr, the final state: execution_print,
+ * execution_assert_choices), no relation of the model, whose closure
+ * variables may exceed the execution's own.  For a litmus witness, where
+ * the fixpoint cost most of the witness's time. */
+struct execution *execution_choices(const struct encoding *enc, Z3_model m);
 void execution_free(struct execution *x);
 
 /* Whether a formula (e.g. one entry of a relation) holds in the execution. */

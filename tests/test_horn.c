@@ -5,7 +5,10 @@
  * reachability over the edges that the model makes true; and over
  * clauses whose lhs are formulas (and, or, not, as rcu-order's are) it
  * evaluates those formulas itself, leaving Z3's evaluator only what has no
- * Horn variable below (or an operator it does not know).
+ * Horn variable below (or an operator it does not know).  The closure of
+ * c | a ; b ; d as the walks 0 -c-> 0, 0 -a-> 1 -b-> 2 -d-> 0
+ * (rel_plus_walks, encoder/relwalk.c) is exactly that closure: every
+ * model of its rules holds it, and its least model is no more.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -201,11 +204,106 @@ static void test_least_model_of_formulas(void **state)
 	}
 }
 
+/* A random relation: each pair no edge, a sure edge or a free variable
+ * fixed at random in s; val[][] its value. */
+static rel_t random_rel(struct rel_ctx *rc, Z3_solver s, int round, char tag,
+			int val[N][N])
+{
+	Z3_context z = rc->z;
+	rel_t r = rel_new(rc);
+	char name[32];
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++) {
+			int kind = rand() % 10;
+			val[i][j] = 0;
+			if (kind < 2) {
+				REL_AT(r, N, i, j) = rc->t;
+				val[i][j] = 1;
+			} else if (kind < 4) {
+				snprintf(name, sizeof name, "%c%d_%d_%d", tag, round, i, j);
+				Z3_ast x = Z3_mk_const(z, Z3_mk_string_symbol(z, name),
+						       Z3_mk_bool_sort(z));
+				REL_AT(r, N, i, j) = x;
+				val[i][j] = rand() % 2;
+				Z3_solver_assert(z, s, val[i][j] ? x : Z3_mk_not(z, x));
+			}
+		}
+	return r;
+}
+
+static void test_walks_are_the_closure(void **state)
+{
+	struct tu_rel *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	Z3_context z = f->z;
+	srand(19);
+	int nonempty = 0, cycles = 0;
+	for (int round = 0; round < 30; round++) {
+		Z3_solver s = Z3_mk_solver(z);
+		Z3_solver_inc_ref(z, s);
+		int c[N][N], a[N][N], b[N][N], d[N][N];
+		rel_t edge[3 * 3] = {0};
+		edge[0] = random_rel(rc, s, round, 'c', c);
+		edge[1] = random_rel(rc, s, round, 'a', a);
+		edge[5] = random_rel(rc, s, round, 'b', b);
+		edge[6] = random_rel(rc, s, round, 'd', d);
+		int first = rc->nhorn;
+		unsigned first_def = Z3_ast_vector_size(z, rc->defs);
+		rel_t w = rel_plus_walks(rc, 3, edge, "walks");
+		for (unsigned i = first_def; i < Z3_ast_vector_size(z, rc->defs); i++)
+			Z3_solver_assert(z, s, Z3_ast_vector_get(z, rc->defs, i));
+		/* reach: the closure of c | a ; b ; d */
+		int reach[N][N];
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++) {
+				reach[i][j] = c[i][j];
+				for (int x = 0; x < N; x++)
+					for (int y = 0; y < N; y++)
+						reach[i][j] |= a[i][x] && b[x][y] && d[y][j];
+			}
+		for (int k = 0; k < N; k++)
+			for (int i = 0; i < N; i++)
+				for (int j = 0; j < N; j++)
+					reach[i][j] |= reach[i][k] && reach[k][j];
+		/* every model of the rules holds the closure */
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++) {
+				Z3_ast x = REL_AT(w, N, i, j);
+				if (!reach[i][j])
+					continue;
+				nonempty++;
+				cycles += i == j;
+				assert_non_null(x);
+				Z3_ast no = Z3_mk_not(z, x);
+				assert_int_equal(Z3_solver_check_assumptions(z, s, 1, &no),
+						 Z3_L_FALSE);
+			}
+		/* the least model of the largest one is the closure */
+		Z3_solver_push(z, s);
+		for (int h = first; h < rc->nhorn; h++)
+			Z3_solver_assert(z, s, rc->horn_var[h]);
+		assert_int_equal(Z3_solver_check(z, s), Z3_L_TRUE);
+		Z3_model m = Z3_solver_get_model(z, s);
+		Z3_model_inc_ref(z, m);
+		rel_least_model(rc, m);
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++)
+				assert_int_equal(holds(z, m, REL_AT(w, N, i, j)), reach[i][j]);
+		Z3_model_dec_ref(z, m);
+		Z3_solver_pop(z, s, 1);
+		Z3_solver_dec_ref(z, s);
+	}
+	/* the graphs were not all empty, and some walks came back */
+	assert_true(nonempty > 100);
+	assert_true(cycles > 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_least_model_is_reachability, setup, tu_rel_close),
 		cmocka_unit_test_setup_teardown(test_least_model_of_formulas, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_walks_are_the_closure, setup, tu_rel_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
