@@ -478,22 +478,25 @@ NR == 1 { printf "\n%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s%s %s\n", "t
 }' "$csv" | tee -a "$outdir/table.txt"
 
 # The families' scaling: median lkmmc seconds by N (T timed out, - skipped).
+# N is the generated test's number (family-N.litmus): its process count,
+# but the stores per thread of the long families (gen-families.sh).
 awk -F',' -v tmo="$tmo" '
 NR > 1 && $2 != "-" {
+	n = $1; gsub(/"/, "", n); sub(/\.litmus$/, "", n); sub(/.*-/, "", n); n += 0
 	k = $2 " " $4; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
-	if (!($3 in ns)) { ns[$3] = 1; nl[++nn] = $3 + 0 }
-	v[k, $3 + 0] = ($7 == "ok") ? $8 : ($7 == "timeout" ? "T" : ($7 == "skipped" ? "-" : "E"))
-	r[k, $3 + 0] = ($7 == "ok") ? sprintf("%.0f", $9 / 1024) : "-"
+	if (!(n in ns)) { ns[n] = 1; nl[++nn] = n }
+	v[k, n] = ($7 == "ok") ? $8 : ($7 == "timeout" ? "T" : ($7 == "skipped" ? "-" : "E"))
+	r[k, n] = ($7 == "ok") ? sprintf("%.0f", $9 / 1024) : "-"
 	if ($18 != "none") {
 		k = $2 " genmc"; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
-		v[k, $3 + 0] = ($18 == "ok") ? $19 : ($18 == "timeout" ? "T" : ($18 == "skipped" ? "-" : "E"))
-		r[k, $3 + 0] = ($18 == "ok") ? sprintf("%.0f", $20 / 1024) : "-"
+		v[k, n] = ($18 == "ok") ? $19 : ($18 == "timeout" ? "T" : ($18 == "skipped" ? "-" : "E"))
+		r[k, n] = ($18 == "ok") ? sprintf("%.0f", $20 / 1024) : "-"
 	}
 }
 END {
 	if (nk == 0) exit
 	for (i = 2; i <= nn; i++) { x = nl[i]; for (j = i - 1; j >= 1 && nl[j] > x; j--) nl[j + 1] = nl[j]; nl[j + 1] = x }
-	printf "\nscaling: lkmmc median seconds by number of processes (rows \"genmc\": GenMC; T: over %ss, -: skipped after a smaller N timed out, E: error)\n", tmo
+	printf "\nscaling: lkmmc median seconds by N, the number of processes (of stores per thread in the long families) (rows \"genmc\": GenMC; T: over %ss, -: skipped after a smaller N timed out, E: error)\n", tmo
 	printf "%-22s", "family mode"; for (i = 1; i <= nn; i++) printf " %6s", "N=" nl[i]; printf "\n"
 	for (k = 1; k <= nk; k++) {
 		printf "%-22s", keys[k]; for (i = 1; i <= nn; i++) printf " %6s", ((keys[k], nl[i]) in v) ? v[keys[k], nl[i]] : ""; printf "\n"
@@ -546,14 +549,19 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 	else
 		dat=$raw/plot
 		mkdir -p "$dat"
+		# x: N of the test's name, as in the scaling table above
 		awk -F',' -v dat="$dat" 'NR > 1 && $2 != "-" {
-			if ($7 == "ok") print $3, $8 > (dat "/lkmmc." $4 "." $2)
-			if ($7 == "timeout") print $3, $8 > (dat "/lkmmc-timeout." $4)
-			if ($12 == "ok") print $3, $13 > (dat "/herd7." $4 "." $2)
-			if ($12 == "timeout") print $3, $13 > (dat "/herd7-timeout." $4)
-			if ($18 == "ok") print $3, $19 > (dat "/genmc." $4 "." $2)
-		}' "$csv"
-		xmax=$(awk -F',' 'NR > 1 && $2 != "-" && $3 + 0 > m { m = $3 + 0 } END { print m + 1 }' "$csv")
+			n = $1; gsub(/"/, "", n); sub(/\.litmus$/, "", n); sub(/.*-/, "", n); n += 0
+			if ($7 == "ok") print n, $8 > (dat "/lkmmc." $4 "." $2)
+			if ($7 == "timeout") print n, $8 > (dat "/lkmmc-timeout." $4)
+			if ($12 == "ok") print n, $13 > (dat "/herd7." $4 "." $2)
+			if ($12 == "timeout") print n, $13 > (dat "/herd7-timeout." $4)
+			if ($18 == "ok") print n, $19 > (dat "/genmc." $4 "." $2)
+			if (n > m) m = n
+		} END { print m + 1 > (dat "/xmax") }' "$csv"
+		xmax=$(cat "$dat/xmax")
+		xlabel=processes
+		case ",$families," in *,long*) xlabel="N: processes, or stores per thread (long-*)" ;; esac
 		{
 			echo "set terminal pngcairo size $((640 * $(echo "$modes" | wc -w))),600 noenhanced"
 			echo "set output '$png'"
@@ -561,7 +569,7 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 			for m in $modes; do
 				title="lkmmc full mode (all final states)"
 				[ $m = exists ] && title="lkmmc --exists-only (verdict only)"
-				echo "set title '$title'; set xlabel 'processes'; set ylabel 'median wall seconds'"
+				echo "set title '$title'; set xlabel '$xlabel'; set ylabel 'median wall seconds'"
 				echo "set logscale y; set grid; set key below maxrows 4 font ',9'; set yrange [0.01:$((tmo * 2))]"
 				echo "set xrange [1:$xmax]"
 				plots="" lc=0
