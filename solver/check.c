@@ -44,13 +44,6 @@ struct checker {
 				   * limit's last word (memwatch.h) */
 };
 
-static void on_z3_error(Z3_context z, Z3_error_code e)
-{
-	/* Z3 errors are bugs in lkmmc, not in the test: fail loudly. */
-	fprintf(stderr, "lkmmc: internal Z3 error: %s\n", Z3_get_error_msg(z, e));
-	abort();
-}
-
 struct checker *checker_new(const struct check_options *opt)
 {
 	struct checker *c = xcalloc(1, sizeof *c);
@@ -89,11 +82,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 		   struct diag *d, double t0, enum enc_arith mode, int *retry)
 {
-	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "true");
-	Z3_context z = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	Z3_set_error_handler(z, on_z3_error);
+	Z3_context z = problem_context(1);
 	struct memwatch w;
 	memwatch_start(&w, prog->file, c->opt.max_memory_mb * 1024L,
 		       c->opt.memory_exit ? c->opt.memory_exit : 1,

@@ -9,6 +9,9 @@
  */
 #include "solver/problem.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "common/clock.h"
 #include "solver/options.h"
 #include "solver/deadline.h"
@@ -32,6 +35,22 @@ static Z3_params make_params(Z3_context z, const struct check_options *opt,
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "relevancy"), 0);
 	}
 	return p;
+}
+
+static void on_z3_error(Z3_context z, Z3_error_code e)
+{
+	fprintf(stderr, "lkmmc: internal Z3 error: %s\n", Z3_get_error_msg(z, e));
+	abort();
+}
+
+Z3_context problem_context(int models)
+{
+	Z3_config cfg = Z3_mk_config();
+	Z3_set_param_value(cfg, "model", models ? "true" : "false");
+	Z3_context z = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	Z3_set_error_handler(z, on_z3_error);
+	return z;
 }
 
 enum problem_status problem_open(struct problem *p, Z3_context z,

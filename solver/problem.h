@@ -70,6 +70,10 @@ enum problem_status {
 			   * while it was built: nothing to ask */
 };
 
+/* A fresh Z3 context for one problem (with models when models is set),
+ * whose errors abort: a Z3 error is a bug in lkmmc, not in the test. */
+Z3_context problem_context(int models);
+
 /* Encode prog with loop bound unroll and build the model of opt (its
  * separate mode with --explain) over it, for solvers set up for arith.
  * stop: set by another thread when the check must end (NULL: never).

@@ -265,13 +265,6 @@ static int has_loop(const struct ir_block *b)
 	return 0;
 }
 
-static void on_z3_error(Z3_context z, Z3_error_code e)
-{
-	/* a Z3 error is a bug in lkmmc: fail loudly, as the checker does */
-	fprintf(stderr, "lkmmc: internal Z3 error in --repair: %s\n", Z3_get_error_msg(z, e));
-	abort();
-}
-
 struct repair_enc *repair_enc_open(const struct check_options *co, struct frontend *fe,
 				   const char *path, const char *text,
 				   const struct repair_menu *m, double build_by,
@@ -303,11 +296,7 @@ struct repair_enc *repair_enc_open(const struct check_options *co, struct fronte
 	re->prog = prog;
 	re->n = m->n;
 	re->deadline = deadline;
-	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "false");
-	re->z = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	Z3_set_error_handler(re->z, on_z3_error);
+	re->z = problem_context(0);
 	/* general arithmetic: a query outside difference logic would need
 	 * a second encoding (and Z3 says so on stderr) */
 	double by = deadline > 0 && deadline < build_by ? deadline : build_by;
