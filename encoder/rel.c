@@ -433,25 +433,30 @@ static struct pattern *shape(struct rel_ctx *rc, rel_t a, int sure)
 }
 
 /*
- * The Horn encoding of a closure, over the rows of from (NULL: every row):
+ * The Horn encoding of a closure, init ; a* over the rows where init has
+ * entries (init NULL: a+, every row):
+ *   r(i,j) <= init(i,j)
  *   r(i,j) <= r(i,k) /\ a(k,j)     for k, j with r(i,k) and a(k,j) possible
- * (rel_plus adds a(i,j) => r(i,j); rel_star_from sets r(i,i) = from[i]).
+ * rel_star_from's init is [from]; rel_seq_star's any relation.
  * Three shortcuts keep it small where the program alone decides:
- *  - pairs joined by a path of true-literal edges of a (a "sure" path) are
- *    fixed: true in a+, from[i] in [from] ; a*; they get no variable;
- *  - pairs a cannot reach get nothing (NULL);
+ *  - pairs joined by a sure path are fixed and get no variable: r(i,j) is
+ *    true when some true init(i,k) reaches j by a path of true-literal
+ *    edges of a (or k = j), and is init(i,k) itself when k is the only
+ *    entry of i's row (so [from] ; a* fixes them to from[i]);
+ *  - pairs init ; a* cannot reach get nothing (NULL);
  *  - the rules use only a basis of a: every edge that is not true, and the
  *    true edges of the transitive reduction of a's sure shape when that
  *    shape is acyclic.  A sure edge left out is implied in every execution
  *    by a sure path of basis edges, so a ; basis* = a+ and the least model
  *    of the rules is still exactly the closure.
- * The variables are made for the pairs (i, j) of may (a's reachability),
- * in the rows that want them.
  */
-static void horn_closure(struct rel_ctx *rc, rel_t a, rel_t r, set_t from,
+static void horn_closure(struct rel_ctx *rc, rel_t a, rel_t r, rel_t init,
 			 const char *name)
 {
 	int n = rc->n;
+	int plus = !init;
+	if (plus)
+		init = a;
 	struct pattern *may = shape(rc, a, 0);
 	pattern_close(may);
 	struct pattern *sure_edges = shape(rc, a, 1);
@@ -460,29 +465,42 @@ static void horn_closure(struct rel_ctx *rc, rel_t a, rel_t r, set_t from,
 	pattern_close(sure); /* sure_edges is not needed past the reduction */
 	sure_edges = NULL;
 	unsigned char *fixed = xcalloc((size_t)n * (size_t)n, 1);
+	int *entry = xmalloc(sizeof(int) * (size_t)n);
 	for (int i = 0; i < n; i++) {
-		if (from && !from[i])
-			continue;
-		for (int j = 0; j < n; j++) {
-			if (from && j == i)
-				continue;
-			if (pattern_get(sure, i, j)) {
-				AT(r, i, j) = from ? from[i] : rc->t;
+		int entries = 0; /* init's row i: entry[0 .. entries-1] */
+		for (int k = 0; k < n && !plus; k++)
+			if (AT(init, i, k))
+				entry[entries++] = k;
+		for (int j = 0; j < n && (plus || entries); j++) {
+			Z3_ast fix = NULL;
+			int reach = 0;
+			if (plus) { /* a+: a's own sure and possible paths */
+				fix = pattern_get(sure, i, j) ? rc->t : NULL;
+				reach = pattern_get(may, i, j);
+			}
+			for (int e = 0; e < entries && !(fix && rel_is_true(rc, fix)); e++) {
+				int k = entry[e];
+				Z3_ast x = AT(init, i, k);
+				reach |= k == j || pattern_get(may, k, j);
+				if (k == j || pattern_get(sure, k, j)) {
+					if (rel_is_true(rc, x))
+						fix = rc->t;
+					else if (entries == 1)
+						fix = x;
+				}
+			}
+			if (fix) {
+				AT(r, i, j) = fix;
 				fixed[(size_t)i * n + j] = 1;
-			} else if (pattern_get(may, i, j)) {
+			} else if (reach) {
 				AT(r, i, j) = rel_fresh_bool(rc, name);
 			}
 		}
-		if (from) {
-			AT(r, i, i) = from[i];
-			fixed[(size_t)i * n + i] = 1;
-		}
 	}
+	free(entry);
 	for (int i = 0; i < n; i++) {
-		if (from && !from[i])
-			continue;
-		for (int k = 0; k < n && !from; k++) { /* a => r, for a+ */
-			Z3_ast x = AT(a, i, k);
+		for (int k = 0; k < n; k++) { /* init => r */
+			Z3_ast x = AT(init, i, k);
 			if (x && !fixed[(size_t)i * n + k])
 				rel_horn(rc, x, AT(r, i, k));
 		}
@@ -522,7 +540,16 @@ rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name)
 {
 	rel_t r = rel_new(rc);
 	if (!rel_gave_up(rc))
-		horn_closure(rc, a, r, from, name);
+		horn_closure(rc, a, r, rel_id(rc, from), name);
+	return r;
+}
+
+/* init ; a* as one closure over init's rows: Y ⊇ init and Y ; a ⊆ Y. */
+rel_t rel_seq_star(struct rel_ctx *rc, rel_t init, rel_t a, const char *name)
+{
+	rel_t r = rel_new(rc);
+	if (!rel_gave_up(rc))
+		horn_closure(rc, a, r, init, name);
 	return r;
 }
 

@@ -114,6 +114,10 @@ rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name); /* a+ */
 rel_t rel_star(struct rel_ctx *rc, rel_t a, const char *name); /* a* */
 /* [from] ; a* — only the rows of the events in from (fewer variables). */
 rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name);
+/* init ; a* as one closure over the rows of init: fewer variables than
+ * init ; rel_star_from(range of init) when init has fewer rows than its
+ * range has events. */
+rel_t rel_seq_star(struct rel_ctx *rc, rel_t init, rel_t a, const char *name);
 /* a+ where a is the walks of an automaton: edge[p * nstates + q] (NULL:
  * none) are the steps from state p to state q, and a(i, j) holds when a
  * walk of one or more steps goes from event i in state 0 to event j in

@@ -10,9 +10,10 @@
  * becomes '_').  Each part says what herd7 computes by enumeration and we
  * compute differently.
  *
- * Why the closures are exact.  cumul-fence*, (hb | pb)* in rcu-link, xbstar
- * and the let rec rcu-order are encoded with Horn constraints (rel_plus,
- * rel_star_from, rel_plus_walks for cumul-fence*, whose variables at the
+ * Why the closures are exact.  cumul-fence*, po? ; (hb | pb)* in rcu-link,
+ * xbstar and the let rec rcu-order are encoded with Horn constraints
+ * (rel_plus, rel_star_from, rel_seq_star, rel_plus_walks for cumul-fence*,
+ * whose variables at the
  * locks' middle events are closure variables too): their variables can
  * only be larger than the least
  * fixpoint.  Every one of them occurs with negative polarity only: they

@@ -256,14 +256,16 @@ static void cat_rcu(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m,
 	/* rcu-link = po? ; hb* ; pb* ; prop ; po.  Since pb ; hb is in
 	 * pb, hb* ; pb* = (hb | pb)* = (hb | pb-head)*.  rcu-link is
 	 * only ever entered from a grace period or a critical-section
-	 * boundary, so only those rows are built. */
+	 * boundary, so only those rows are built, and po? ; (hb | pb)*
+	 * is one closure over them (rather than (hb | pb)* over every
+	 * event po-after one: a third of the variables). */
 	set_t ends = SU(SU(r->Sync_rcu, r->Sync_srcu),
 			SU(SU(r->Rcu_lock, r->Rcu_unlock),
 			   SU(r->Srcu_lock, r->Srcu_unlock)));
 	rel_t po_opt_from_ends = RES(ends, OPT(r->po), NULL);
-	rel_t hb_pb_star = rel_star_from(rc, RNG(po_opt_from_ends),
-					 U(r->hb, r->pb), "(hb|pb)*");
-	r->rcu_link = SEQ3(po_opt_from_ends, hb_pb_star, SEQ(r->prop, r->po));
+	rel_t po_hb_pb_star = rel_seq_star(rc, po_opt_from_ends, U(r->hb, r->pb),
+					   "(hb|pb)*");
+	r->rcu_link = SEQ(po_hb_pb_star, SEQ(r->prop, r->po));
 
 	struct rcu_order_parts parts = {r->rcu_gp, r->srcu_gp, r->rcu_rscsi,
 					r->srcu_rscsi, r->rcu_link, r->loc};
