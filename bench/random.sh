@@ -17,11 +17,13 @@
 #
 # The table: test, events (lkmmc --stats), wall and CPU seconds and peak RSS
 # (/usr/bin/time -f %M) of each mode, both verdicts (Never, Sometimes,
-# Always; DEADLOCK for Never 0 0; timeout, error, crash), and a check:
+# Always; DEADLOCK for Never 0 0; timeout, error, crash), the number of
+# final states full mode listed (results.tsv only), and a check:
 # ok, DISAGREE (both answered, different words), REJECTED (lkmmc could not
 # parse or check the test), CRASH.  Then the summary: median and max of
 # each mode's seconds (a time-out counted at the limit) and RSS, and how
-# many tests --exists-only took longer on than full mode.
+# many tests --exists-only took longer on than full mode, and full mode's
+# seconds per listed state (it asks the solver about once a state).
 # Exit status: 0 every test was accepted, never crashed and both modes
 # agree wherever both answered; 1 otherwise (said loudly); 2 usage error.
 set -u
@@ -56,13 +58,14 @@ main() {
 	echo "random: $count tests of seed $seed in $out, lkmmc $lkmmc, ${tmo}s per test and mode"
 
 	local tsv=$out/results.tsv
-	printf 'test\tevents\tfull_s\texists_s\tfull_rss_kb\texists_rss_kb\tfull\texists_only\tcheck\tfull_cpu_s\texists_cpu_s\n' >"$tsv"
-	local t name events fs fr fc fv es er ec ev chk
+	printf 'test\tevents\tfull_s\texists_s\tfull_rss_kb\texists_rss_kb\tfull\texists_only\tcheck\tfull_cpu_s\texists_cpu_s\tstates\n' >"$tsv"
+	local t name events states fs fr fc fv es er ec ev chk
 	while read -r t; do
 		name=$(basename "$t" .litmus)
 		run_one "$work" "$tmo" "$lkmmc" "$t" --stats
 		read -r fv fs fr fc <"$work/res"
 		events=$(sed -n 's/^stats: events \([0-9]*\),.*/\1/p' "$work/err" | head -n 1)
+		states=$(sed -n 's/^States \([0-9]*\)$/\1/p' "$work/out" | head -n 1)
 		run_one "$work" "$tmo" "$lkmmc" "$t" --exists-only
 		read -r ev es er ec <"$work/res"
 		if [ "$fv" = error ] || [ "$ev" = error ]; then chk=REJECTED
@@ -75,8 +78,8 @@ main() {
 			echo "random: lkmmc rejected $t:" >&2
 			sed -n '/error:/p' "$work/err" | head -n 3 >&2
 		fi
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${events:--}" "$fs" "$es" \
-			"$fr" "$er" "$fv" "$ev" "$chk" "$fc" "$ec" >>"$tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${events:--}" "$fs" "$es" \
+			"$fr" "$er" "$fv" "$ev" "$chk" "$fc" "$ec" "${states:--}" >>"$tsv"
 		awk -F'\t' 'END { printf "%-18s %6s %8s %8s %-9s %-11s %s\n", $1, $2, $3, $4, $7, $8, $9 }' "$tsv"
 	done <"$work/tests"
 
@@ -139,12 +142,14 @@ summarize() {
 			fs += $3; es += $4
 		}
 		if ($2 ~ /^[0-9]+$/) { ev[++nev] = $2 }
+		if ($12 ~ /^[0-9]+$/ && $12 > 0 && $7 != "timeout") { st[++nst] = $12; ps[nst] = 1000 * $10 / $12 }
 		chk[$9]++
 	}
 	END {
 		printf "\nrandom: %d tests:", n; split("ok timeout DISAGREE REJECTED CRASH", cs, " "); for (i = 1; i <= 5; i++) if (chk[cs[i]]) printf " %s %d;", cs[i], chk[cs[i]]; printf "\n"
 		if (nev) printf "random: events median %d, max %d\n", med(ev, nev), mx(ev, nev)
 		if (nf) printf "random: full mode      wall median %.2fs, max %.2fs; cpu median %.2fs, max %.2fs; peak RSS median %.0f MB, max %.0f MB (%d timed out, counted at %ss)\n", med(f, nf), mx(f, nf), med(fc, nf), mx(fc, nf), med(fr, nf) / 1024, mx(fr, nf) / 1024, fto, tmo
+		if (nst) printf "random: full mode      states median %d, max %d; cpu per state median %.1f ms, max %.1f ms\n", med(st, nst), mx(st, nst), med(ps, nst), mx(ps, nst)
 		if (ne) printf "random: --exists-only  wall median %.2fs, max %.2fs; cpu median %.2fs, max %.2fs; peak RSS median %.0f MB, max %.0f MB (%d timed out, counted at %ss)\n", med(e, ne), mx(e, ne), med(ec, ne), mx(ec, ne), med(er, ne) / 1024, mx(er, ne) / 1024, eto, tmo
 		if (both) {
 			printf "random: both modes answered %d tests (full %.1fs, --exists-only %.1fs in all); --exists-only slower on %d of them by wall time (by more than 20%% + 0.1s on %d), on %d by cpu time (on %d)\n", both, fs, es, slower, slower20, cslower, cslower20

@@ -66,7 +66,7 @@ tsv=$tmp/run/results.tsv
 check "random.sh: exit 0, got $rc ($(tail -n 3 "$tmp/run.log"))" [ $rc -eq 0 ]
 check "random.sh: the tests in its folder are the generator's" diff -r -x results.tsv -x table.txt "$tmp/a" "$tmp/run"
 check "random.sh: 5 rows" [ "$(tail -n +2 "$tsv" | wc -l)" -eq 5 ]
-check "random.sh: 11 columns" [ "$(awk -F'\t' 'NF != 11' "$tsv" | wc -l)" -eq 0 ]
+check "random.sh: 12 columns" [ "$(awk -F'\t' 'NF != 12' "$tsv" | wc -l)" -eq 0 ]
 bad_rows=$(awk -F'\t' 'NR > 1 && !($2 ~ /^[0-9]+$/ && $2 > 10 && $3 ~ /^[0-9]+\.[0-9]+$/ && $4 ~ /^[0-9]+\.[0-9]+$/ &&
 	$5 > 1000 && $6 > 1000 && $7 ~ /^(Never|Sometimes|Always)$/ && $7 == $8 && $9 == "ok")' "$tsv")
 check "random.sh: every row answered, in agreement: $bad_rows" [ -z "$bad_rows" ]
@@ -74,6 +74,9 @@ check "random.sh: every row answered, in agreement: $bad_rows" [ -z "$bad_rows" 
 t=$tmp/a/random-s$SEED-000.litmus
 v=$("$real" --exists-only "$t" | awk '/^Observation/ { print $(NF - 2) }')
 check "random.sh: test 0's verdict is lkmmc's ($v)" [ "$(awk -F'\t' 'NR == 2 { print $8 }' "$tsv")" = "$v" ]
+n=$("$real" "$t" | awk '/^States / { print $2 }')
+check "random.sh: test 0's state count is lkmmc's ($n)" [ "$(awk -F'\t' 'NR == 2 { print $12 }' "$tsv")" = "$n" ]
+check "random.sh: the states line" grep -q '^random: full mode      states median [0-9]*, max [0-9]*; cpu per state median' "$tmp/run.log"
 check "random.sh: the summary" grep -q '^random: 5 tests: ok 5;$' "$tmp/run.log"
 check "random.sh: exists-only's line" grep -q '^random: --exists-only  wall median [0-9.]*s, max [0-9.]*s; cpu median' "$tmp/run.log"
 check "random.sh: the slower count" grep -q -- '--exists-only slower on [0-5] of them' "$tmp/run.log"
