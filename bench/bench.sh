@@ -480,9 +480,11 @@ NR == 1 { printf "\n%-40s %5s %-6s %9s %9s %8s %8s %-10s %-10s %-10s%s %s\n", "t
 # The families' scaling: median lkmmc seconds by N (T timed out, - skipped).
 # N is the generated test's number (family-N.litmus): its process count,
 # but the stores per thread of the long families (gen-families.sh).
-awk -F',' -v tmo="$tmo" '
+n_of_test='function n_of(t) { gsub(/"/, "", t); sub(/\.litmus$/, "", t); sub(/.*-/, "", t); return t + 0 }
+'
+awk -F',' -v tmo="$tmo" "$n_of_test"'
 NR > 1 && $2 != "-" {
-	n = $1; gsub(/"/, "", n); sub(/\.litmus$/, "", n); sub(/.*-/, "", n); n += 0
+	n = n_of($1)
 	k = $2 " " $4; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
 	if (!(n in ns)) { ns[n] = 1; nl[++nn] = n }
 	v[k, n] = ($7 == "ok") ? $8 : ($7 == "timeout" ? "T" : ($7 == "skipped" ? "-" : "E"))
@@ -550,8 +552,8 @@ if [ $plot = 1 ] && [ -n "$families" ]; then
 		dat=$raw/plot
 		mkdir -p "$dat"
 		# x: N of the test's name, as in the scaling table above
-		awk -F',' -v dat="$dat" 'NR > 1 && $2 != "-" {
-			n = $1; gsub(/"/, "", n); sub(/\.litmus$/, "", n); sub(/.*-/, "", n); n += 0
+		awk -F',' -v dat="$dat" "$n_of_test"'NR > 1 && $2 != "-" {
+			n = n_of($1)
 			if ($7 == "ok") print n, $8 > (dat "/lkmmc." $4 "." $2)
 			if ($7 == "timeout") print n, $8 > (dat "/lkmmc-timeout." $4)
 			if ($12 == "ok") print n, $13 > (dat "/herd7." $4 "." $2)

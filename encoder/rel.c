@@ -536,14 +536,6 @@ rel_t rel_plus(struct rel_ctx *rc, rel_t a, const char *name)
 }
 
 /* Rows of a* for the events of from only: Y ⊇ [from] and Y ; a ⊆ Y. */
-rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name)
-{
-	rel_t r = rel_new(rc);
-	if (!rel_gave_up(rc))
-		horn_closure(rc, a, r, rel_id(rc, from), name);
-	return r;
-}
-
 /* init ; a* as one closure over init's rows: Y ⊇ init and Y ; a ⊆ Y. */
 rel_t rel_seq_star(struct rel_ctx *rc, rel_t init, rel_t a, const char *name)
 {
@@ -551,6 +543,11 @@ rel_t rel_seq_star(struct rel_ctx *rc, rel_t init, rel_t a, const char *name)
 	if (!rel_gave_up(rc))
 		horn_closure(rc, a, r, init, name);
 	return r;
+}
+
+rel_t rel_star_from(struct rel_ctx *rc, set_t from, rel_t a, const char *name)
+{
+	return rel_seq_star(rc, rel_id(rc, from), a, name);
 }
 
 rel_t rel_star(struct rel_ctx *rc, rel_t a, const char *name)
