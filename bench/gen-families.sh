@@ -375,21 +375,46 @@ mcs() {
 		"node i is locked[i] and next[i], a node is named by its index + 1."
 	printf '{\n\tint locked[%d];\n\tint next[%d];\n}\n' "$n" "$n"
 	for ((i = 0; i < n; i++)); do
-		printf '\nP%d(atomic_t *tail, int *locked, int *next, int *c)\n{\n' "$i"
-		printf '\tint prev;\n\tint nx;\n\tint r1;\n\n'
-		printf '\tprev = atomic_xchg(tail, %d);\n\tif (prev) {\n' $((i + 1))
-		printf '\t\tWRITE_ONCE(next[prev - 1], %d);\n' $((i + 1))
-		printf '\t\twhile (!smp_load_acquire(&locked[%d]))\n\t\t\tcpu_relax();\n\t}\n' "$i"
-		printf '\tint r0 = READ_ONCE(*c);\n\tWRITE_ONCE(*c, r0 + 1);\n\n'
-		printf '\tnx = READ_ONCE(next[%d]);\n\tif (!nx) {\n' "$i"
-		printf '\t\tr1 = atomic_cmpxchg_release(tail, %d, 0);\n\t\tif (r1 != %d) {\n' $((i + 1)) $((i + 1))
-		printf '\t\t\twhile (!(nx = READ_ONCE(next[%d])))\n\t\t\t\tcpu_relax();\n\t\t}\n\t}\n' "$i"
-		printf '\tif (nx)\n\t\tsmp_store_release(&locked[nx - 1], 1);\n}\n'
+		mcs_thread "$i" "int *c" r1 "$(printf '\tint r0 = READ_ONCE(*c);\n\tWRITE_ONCE(*c, r0 + 1);\n')" smp_store_release
 	done
 	printf '\nexists (~c=%d)\n' "$n"
 }
 
-# cnts: readers add 1, a waiting writer 100, the writer holding it 200.
+# One MCS thread: $1 its number, $2 its parameters after the lock's, $3
+# the cmpxchg's register, $4 the critical section, $5 the hand-over's
+# store (smp_store_release or WRITE_ONCE).
+mcs_thread() {
+	local i=$1
+	printf '\nP%d(atomic_t *tail, int *locked, int *next, %s)\n{\n' "$i" "$2"
+	printf '\tint prev;\n\tint nx;\n\tint %s;\n\n' "$3"
+	printf '\tprev = atomic_xchg(tail, %d);\n\tif (prev) {\n' $((i + 1))
+	printf '\t\tWRITE_ONCE(next[prev - 1], %d);\n' $((i + 1))
+	printf '\t\twhile (!smp_load_acquire(&locked[%d]))\n\t\t\tcpu_relax();\n\t}\n' "$i"
+	printf '%s\n\n' "$4"
+	printf '\tnx = READ_ONCE(next[%d]);\n\tif (!nx) {\n' "$i"
+	printf '\t\t%s = atomic_cmpxchg_release(tail, %d, 0);\n\t\tif (%s != %d) {\n' "$3" $((i + 1)) "$3" $((i + 1))
+	printf '\t\t\twhile (!(nx = READ_ONCE(next[%d])))\n\t\t\t\tcpu_relax();\n\t\t}\n\t}\n' "$i"
+	if [ "$5" = WRITE_ONCE ]; then printf '\tif (nx)\n\t\tWRITE_ONCE(locked[nx - 1], 1);\n}\n'
+	else printf '\tif (nx)\n\t\tsmp_store_release(&locked[nx - 1], 1);\n}\n'; fi
+}
+
+# The queued rwlock's write lock and read lock (cnts: readers add 1, a
+# waiting writer 100, the writer holding it 200); $1: the register of the
+# reader's count.
+qrw_write_lock() {
+	printf '\tint r;\n\n\tspin_lock(wait_lock);\n'
+	printf '\tr = atomic_cmpxchg_acquire(cnts, 0, 200);\n\tif (r != 0) {\n'
+	printf '\t\tatomic_add(100, cnts);\n\t\tdo {\n'
+	printf '\t\t\tatomic_cond_read_relaxed(cnts, VAL == 100);\n'
+	printf '\t\t} while (atomic_cmpxchg_acquire(cnts, 100, 200) != 100);\n\t}\n'
+	printf '\tspin_unlock(wait_lock);\n'
+}
+qrw_read_lock() {
+	printf '\tint %s;\n\n\t%s = atomic_add_return_acquire(1, cnts);\n\tif (%s >= 100) {\n' "$1" "$1" "$1"
+	printf '\t\tatomic_sub_return(1, cnts);\n\t\tspin_lock(wait_lock);\n\t\tatomic_add(1, cnts);\n'
+	printf '\t\tatomic_cond_read_acquire(cnts, VAL < 200);\n\t\tspin_unlock(wait_lock);\n\t}\n'
+}
+
 qrwlock() {
 	local n=$1 i j cond="" want=Never
 	((n >= 3)) && want=Sometimes # see the header: no rmw-sequence in 6.1
@@ -401,18 +426,11 @@ qrwlock() {
 	for ((i = 0; i < n; i++)); do
 		printf '\nP%d(atomic_t *cnts, spinlock_t *wait_lock, int *x, int *y)\n{\n' "$i"
 		if ((i % 2 == 0)); then
-			printf '\tint r;\n\n\tspin_lock(wait_lock);\n'
-			printf '\tr = atomic_cmpxchg_acquire(cnts, 0, 200);\n\tif (r != 0) {\n'
-			printf '\t\tatomic_add(100, cnts);\n\t\tdo {\n'
-			printf '\t\t\tatomic_cond_read_relaxed(cnts, VAL == 100);\n'
-			printf '\t\t} while (atomic_cmpxchg_acquire(cnts, 100, 200) != 100);\n\t}\n'
-			printf '\tspin_unlock(wait_lock);\n'
+			qrw_write_lock
 			printf '\tWRITE_ONCE(*x, %d);\n\tWRITE_ONCE(*y, %d);\n' $((i + 1)) $((i + 1))
 			printf '\tatomic_sub_return_release(200, cnts);\n}\n'
 		else
-			printf '\tint c;\n\n\tc = atomic_add_return_acquire(1, cnts);\n\tif (c >= 100) {\n'
-			printf '\t\tatomic_sub_return(1, cnts);\n\t\tspin_lock(wait_lock);\n\t\tatomic_add(1, cnts);\n'
-			printf '\t\tatomic_cond_read_acquire(cnts, VAL < 200);\n\t\tspin_unlock(wait_lock);\n\t}\n'
+			qrw_read_lock c
 			printf '\tint r0 = READ_ONCE(*x);\n\tint r1 = READ_ONCE(*y);\n'
 			printf '\tatomic_sub_return_release(1, cnts);\n}\n'
 			cond="$cond${cond:+ \\/ }~$i:r0=$i:r1"
@@ -631,17 +649,7 @@ mcs_idx() {
 		"a node is named by its index + 1; the hand-over is $st()."
 	printf '{\n\tint locked[%d];\n\tint next[%d];\n}\n' "$n" "$n"
 	for ((i = 0; i < n; i++)); do
-		printf '\nP%d(atomic_t *tail, int *locked, int *next, int *who, int *c)\n{\n' "$i"
-		printf '\tint prev;\n\tint nx;\n\tint r2;\n\n'
-		printf '\tprev = atomic_xchg(tail, %d);\n\tif (prev) {\n' $((i + 1))
-		printf '\t\tWRITE_ONCE(next[prev - 1], %d);\n' $((i + 1))
-		printf '\t\twhile (!smp_load_acquire(&locked[%d]))\n\t\t\tcpu_relax();\n\t}\n' "$i"
-		idx_cs "$i"
-		printf '\n\tnx = READ_ONCE(next[%d]);\n\tif (!nx) {\n' "$i"
-		printf '\t\tr2 = atomic_cmpxchg_release(tail, %d, 0);\n\t\tif (r2 != %d) {\n' $((i + 1)) $((i + 1))
-		printf '\t\t\twhile (!(nx = READ_ONCE(next[%d])))\n\t\t\t\tcpu_relax();\n\t\t}\n\t}\n' "$i"
-		if [ "$st" = WRITE_ONCE ]; then printf '\tif (nx)\n\t\tWRITE_ONCE(locked[nx - 1], 1);\n}\n'
-		else printf '\tif (nx)\n\t\tsmp_store_release(&locked[nx - 1], 1);\n}\n'; fi
+		mcs_thread "$i" "int *who, int *c" r2 "$(idx_cs "$i")" "$st"
 	done
 	idx_cond "$(seq 0 $((n - 1)))"
 }
@@ -689,18 +697,11 @@ qrwlock_idx() {
 	for ((i = 0; i < n; i++)); do
 		printf '\nP%d(atomic_t *cnts, spinlock_t *wait_lock, int *who, int *c)\n{\n' "$i"
 		if ((i % 2 == 0)); then
-			printf '\tint r;\n\n\tspin_lock(wait_lock);\n'
-			printf '\tr = atomic_cmpxchg_acquire(cnts, 0, 200);\n\tif (r != 0) {\n'
-			printf '\t\tatomic_add(100, cnts);\n\t\tdo {\n'
-			printf '\t\t\tatomic_cond_read_relaxed(cnts, VAL == 100);\n'
-			printf '\t\t} while (atomic_cmpxchg_acquire(cnts, 100, 200) != 100);\n\t}\n'
-			printf '\tspin_unlock(wait_lock);\n'
+			qrw_write_lock
 			idx_cs "$i"
 			printf '\t%s(200, cnts);\n}\n' "$unl"
 		else
-			printf '\tint v;\n\n\tv = atomic_add_return_acquire(1, cnts);\n\tif (v >= 100) {\n'
-			printf '\t\tatomic_sub_return(1, cnts);\n\t\tspin_lock(wait_lock);\n\t\tatomic_add(1, cnts);\n'
-			printf '\t\tatomic_cond_read_acquire(cnts, VAL < 200);\n\t\tspin_unlock(wait_lock);\n\t}\n'
+			qrw_read_lock v
 			printf '\tint r2 = *c;\n\tint r3 = *c;\n'
 			printf '\tatomic_sub_return_release(1, cnts);\n}\n'
 			extra="$extra \\/ ~$i:r2=$i:r3"
