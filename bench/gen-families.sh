@@ -159,8 +159,12 @@
 #                  data dependency of its write (herd7's RMWs, and
 #                  encoder/symex.c's), so dep ; rfi orders the two (ppo);
 #                  the reader's slow path likewise (its atomic_add(), then
-#                  its acquire reading that) (GenMC v0.9 orders neither
-#                  and reports the reader's assertion there); Sometimes
+#                  its acquire reading that), and the writer's plain
+#                  increment is then wr-vis to the reader's plain reads
+#                  (GenMC v0.9 differs here: it lets the reader's second
+#                  read see the increment its first one missed, and
+#                  reports the reader's assertion; with READ_ONCE() as in
+#                  qrwlock-02 it finds no error); Sometimes
 #                  from 3 threads on under Linux 6.1's
 #                  model, for the reason given at "qrwlock" (a writer's
 #                  acquire may read what a reader's slow path gave back,
