@@ -164,11 +164,11 @@
 #                  (GenMC v0.9 differs here: it lets the reader's second
 #                  read see the increment its first one missed, and
 #                  reports the reader's assertion; with READ_ONCE() as in
-#                  qrwlock-02 it finds no error); Sometimes
-#                  from 3 threads on under Linux 6.1's
-#                  model, for the reason given at "qrwlock" (a writer's
-#                  acquire may read what a reader's slow path gave back,
-#                  and 6.1 has no rmw-sequence).
+#                  qrwlock-02 it finds no error).  Sometimes from 3
+#                  threads on under Linux 6.1's model, for the reason
+#                  given at "qrwlock" (a writer's acquire may read what a
+#                  reader's slow path gave back, and 6.1 has no
+#                  rmw-sequence).
 #   qrwlock-idx-norel  the writer unlocks with atomic_sub_return_relaxed():
 #                  Sometimes (with 2 threads the reader's two reads of c
 #                  can straddle the writer's increment).
