@@ -378,7 +378,7 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 
 int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		       const struct ir_program *prog, double deadline,
-		       const atomic_int *stop, int *unroll, struct diag *d)
+		       struct memlimit *limit, int *unroll, struct diag *d)
 {
 	int n = opt->unroll;
 	*unroll = n;
@@ -392,7 +392,7 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 	for (; n <= opt->unroll_auto; n++) {
 		*unroll = n;
 		struct problem p;
-		switch (problem_open(&p, z, prog, &probe, n, deadline, ENC_ARITH_GENERAL, stop, d)) {
+		switch (problem_open(&p, z, prog, &probe, n, deadline, ENC_ARITH_GENERAL, limit, d)) {
 		case PROBLEM_READY: break;
 		case PROBLEM_FAILED: return 0;
 		case PROBLEM_EXPIRED: return 1; /* gave up: the caller reports it */

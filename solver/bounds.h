@@ -6,7 +6,6 @@
 #ifndef LKMMC_BOUNDS_H
 #define LKMMC_BOUNDS_H
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <z3.h>
 
@@ -15,6 +14,7 @@
 
 struct problem;
 struct check_options;
+struct memlimit;
 
 /* What bounds_report found (bits). */
 enum {
@@ -44,10 +44,10 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
  * at which no consistent execution needs more iterations, in *unroll (the
  * limit when every bound is reached).  Returns 0 and fills d when the test
  * cannot be encoded.  Past deadline (0: none) it stops at the bound it
- * is trying, and so it does once *stop is set (the memory limit; NULL:
- * never). */
+ * is trying, and so it does once over limit (the memory limit; NULL:
+ * none). */
 int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		       const struct ir_program *prog, double deadline,
-		       const atomic_int *stop, int *unroll, struct diag *d);
+		       struct memlimit *limit, int *unroll, struct diag *d);
 
 #endif

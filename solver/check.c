@@ -29,7 +29,7 @@
 #include "solver/bounds.h"
 #include "solver/cubes.h"
 #include "solver/herd7out.h"
-#include "common/memwatch.h"
+#include "common/memlimit.h"
 #include "solver/problem.h"
 #include "solver/report.h"
 #include "solver/states.h"
@@ -41,7 +41,7 @@ struct checker {
 	FILE *err;                /* where warnings go (stderr by default) */
 	int err_fd;               /* a copy of the process's standard error
 				   * as it was at the start, for the memory
-				   * limit's last word (memwatch.h) */
+				   * limit's last word (memlimit.h) */
 };
 
 struct checker *checker_new(const struct check_options *opt)
@@ -77,31 +77,33 @@ void checker_free(struct checker *c)
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
 		  FILE *out, struct diag *d, double t0, enum enc_arith mode,
-		  const atomic_int *stop, int *retry);
+		  struct memlimit *limit, int *retry);
 
 /* One attempt in a fresh context (about 1 ms): terms of a non-reference-
  * counted context live until it is deleted, so a shared one would grow
- * over a batch of thousands of tests.  The memory limit is watched while
- * it runs; an attempt stopped by it reports the limit's error. */
+ * over a batch of thousands of tests.  The memory limit holds while it
+ * runs; an attempt stopped by it reports the limit's error. */
 static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 		   struct diag *d, double t0, enum enc_arith mode, int *retry)
 {
 	Z3_context z = problem_context(1);
-	struct memwatch w;
-	memwatch_start(&w, prog->file, c->opt.max_memory_mb * 1024L,
+	struct memlimit lim;
+	memlimit_begin(&lim, prog->file, c->opt.max_memory_mb * 1024L,
 		       c->opt.memory_exit ? c->opt.memory_exit : 1,
 		       c->err_fd >= 0 ? c->err_fd : STDERR_FILENO);
-	int ok = run_in(c, z, prog, out, d, t0, mode, &w.over, retry);
-	memwatch_stop(&w);
+	int ok = run_in(c, z, prog, out, d, t0, mode, &lim, retry);
+	memlimit_end(&lim);
 	Z3_del_context(z);
-	if (atomic_load(&w.over) && !ok) { /* an answer found in time stands */
+	if (lim.over && !ok) { /* an answer found within it stands */
 		*retry = 0;
 		*d = (struct diag){0};
 		return diag_error(d, prog->file, 0, 0,
-				  "too large for the memory limit: the resident set "
-				  "neared %ld MB (stopped after %.1f s); try "
-				  "--exists-only, a smaller --unroll, or --max-memory MB",
-				  c->opt.max_memory_mb, clock_now() - t0);
+				  "too large for the memory limit: %ld MB allowed, of "
+				  "which %ld MB were in use when the check began "
+				  "(stopped after %.1f s); try --exists-only, a smaller "
+				  "--unroll, or --max-memory MB",
+				  c->opt.max_memory_mb, lim.start_rss_kb / 1024,
+				  clock_now() - t0);
 	}
 	return ok;
 }
@@ -349,14 +351,14 @@ static int check_bounds(struct checker *c, const struct problem *p, Z3_solver s,
 /* The encoding, the model and the unroll bound of one attempt. */
 static enum problem_status open_problem(struct checker *c, Z3_context z,
 					const struct ir_program *prog, double deadline,
-					enum enc_arith mode, const atomic_int *stop,
+					enum enc_arith mode, struct memlimit *limit,
 					struct problem *p, struct diag *d)
 {
 	int unroll = c->opt.unroll;
 	if (c->opt.unroll_auto &&
-	    !bounds_auto_unroll(&c->opt, z, prog, deadline, stop, &unroll, d))
+	    !bounds_auto_unroll(&c->opt, z, prog, deadline, limit, &unroll, d))
 		return PROBLEM_FAILED;
-	return problem_open(p, z, prog, &c->opt, unroll, deadline, mode, stop, d);
+	return problem_open(p, z, prog, &c->opt, unroll, deadline, mode, limit, d);
 }
 
 static void print_stats(struct checker *c, const struct problem *p, const struct verdict *v,
@@ -429,11 +431,11 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
 		  FILE *out, struct diag *d, double t0, enum enc_arith mode,
-		  const atomic_int *stop, int *retry)
+		  struct memlimit *limit, int *retry)
 {
 	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
 	struct problem p;
-	switch (open_problem(c, z, prog, deadline, mode, stop, &p, d)) {
+	switch (open_problem(c, z, prog, deadline, mode, limit, &p, d)) {
 	case PROBLEM_READY: break;
 	case PROBLEM_FAILED: return 0;
 	case PROBLEM_EXPIRED: return report_timed_out(d, prog, "encoding the test");
