@@ -245,6 +245,29 @@ sed 's/assert(COND)/assert(x < 2 \&\& (x \& 1))/' "$tmp/two.c" > "$tmp/bad.c"
 check "a bitwise operator in a final assert is a located error saying what is accepted" \
 	grep -q "^$tmp/bad.c:$aline:19: error: an assert after the joins is a condition over the globals' final values (constants, .*, + - \*, comparisons, !, && and ||): 'x & 1' is not one" "$tmp/err"
 
+# 3e. one answer: main's asserts and the threads' are one block, and
+#     "none of N can fail" (both counted) only when none can; --json says
+#     the same lines
+p=litmus-tests/programs/sb-asserts.c
+heads() { grep -v '^ \|^$' "$1" | sed 's/:[0-9]*:[0-9]* in P/ in P/'; }
+"$LKMMC" "$p" > "$tmp/out" 2> /dev/null
+check "sb-asserts: main's assert fails, the thread's holds: no 'none can fail'" \
+	test "$(heads "$tmp/out")" = "Program $p
+Assertion violated at $p:44: assert(FINAL_COND)"
+"$LKMMC" --json "$p" > "$tmp/json" 2> /dev/null
+check "sb-asserts --json: no 'none can fail' either" \
+	bash -c "grep -q '\"Assertion violated at ' $tmp/json && ! grep -q 'none of' $tmp/json"
+"$LKMMC" -D 'THREAD_COND=r0 < 1' "$p" > "$tmp/out" 2> /dev/null
+check "sb-asserts: both fail: main's and the thread's, one after the other" \
+	test "$(heads "$tmp/out")" = "Program $p
+Assertion violated at $p:44: assert(FINAL_COND)
+Assertion failed: assert(THREAD_COND) at $p in P0"
+"$LKMMC" -D 'FINAL_COND=r0 + r1 >= 0' "$p" > "$tmp/out" 2> /dev/null
+check "sb-asserts: neither fails: none of 2 (main's counted in), then No errors" \
+	test "$(heads "$tmp/out")" = "Program $p
+Assertions: none of 2 can fail
+No errors (bound 2, 11 events)"
+
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
 #    conformance-programs)
