@@ -1,7 +1,8 @@
 /*
  * cprog_int.h - what the files reading a whole C program share
  * (cprog.c: main and the translation unit; cprog_global.c: the globals;
- * cprog_cond.c: main's final asserts): the state of reading one program
+ * cprog_init.c: main's initial stores; cprog_cond.c: main's final
+ * asserts): the state of reading one program
  * and its small tools.  Not a public interface: cparse.h is.
  */
 #ifndef LKMMC_CPROG_INT_H
@@ -52,6 +53,9 @@ struct cprog {
 					 * abort()/exit() sets, 0: none */
 };
 
+/* The value of a pure expression of constants (after cl_rv): 1 and *v, or
+ * 0 when it is not one. */
+int cprog_fold(const struct ir_expr *e, long *v);
 /* The value of expression c in main, without any access: a constant or
  * a global's address, into *out.  0 (no error recorded) when it is not
  * one; -1 when lowering it failed (error recorded). */
@@ -67,6 +71,13 @@ char *cprog_type_of(struct cprog *pc, CXCursor c);
 int cprog_var_init(struct cprog *pc, CXCursor v, CXCursor *init);
 /* cprog_global.c: declare the file-scope variable v as a shared location. */
 int cprog_declare_global(struct cprog *pc, CXCursor v);
+/* cprog_init.c: main's statement c before the first pthread_create, run
+ * on the initial state (stores set it). */
+int cprog_init_store(struct cprog *pc, CXCursor c);
+/* cprog_init.c: the value of expression e of main before the first
+ * pthread_create, reading the globals' initial values, into *out; 0 (no
+ * error recorded) when it is none, -1 on an error (recorded). */
+int cprog_init_value(struct cprog *pc, CXCursor e, struct ir_value *out);
 /* cprog_cond.c: main's assert() or BUG_ON() call c (k: which), checked on
  * the final state. */
 int cprog_assert(struct cprog *pc, CXCursor c, const struct kapi *k);
