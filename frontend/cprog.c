@@ -52,62 +52,42 @@
 
 /* --- small tools ------------------------------------------------------ */
 
-/* The value of a pure expression of constants (after cl_rv): 1 and *v, or
- * 0 when it is not one. */
-int cprog_fold(const struct ir_expr *e, long *v)
+/* Does c read a local of main that holds a final value (its binding
+ * being the constant it held before)? */
+struct reads_final {
+	struct cprog *pc; /* the program */
+	int found;        /* 1 once one is read */
+};
+
+static enum CXChildVisitResult find_final_local(CXCursor c, CXCursor parent,
+						CXClientData data)
 {
-	long a, b, c;
-	if (!e)
-		return 0;
-	switch (e->kind) {
-	case IR_E_CONST:
-		*v = e->num;
-		return 1;
-	case IR_E_UNARY:
-		if (!cprog_fold(e->a, &a))
-			return 0;
-		*v = e->op == IR_NEG ? -a : e->op == IR_LNOT ? !a : ~a;
-		return 1;
-	case IR_E_COND:
-		if (!cprog_fold(e->a, &a) || !cprog_fold(e->b, &b) || !cprog_fold(e->c, &c))
-			return 0;
-		*v = a ? b : c;
-		return 1;
-	case IR_E_BINARY:
-		if (!cprog_fold(e->a, &a) || !cprog_fold(e->b, &b))
-			return 0;
-		switch ((enum ir_binop)e->op) {
-		case IR_ADD: *v = a + b; return 1;
-		case IR_SUB: *v = a - b; return 1;
-		case IR_MUL: *v = a * b; return 1;
-		case IR_DIV: if (!b) return 0; *v = a / b; return 1;
-		case IR_MOD: if (!b) return 0; *v = a % b; return 1;
-		case IR_BAND: *v = a & b; return 1;
-		case IR_BOR: *v = a | b; return 1;
-		case IR_BXOR: *v = a ^ b; return 1;
-		case IR_SHL: *v = (long)((unsigned long)a << (b & 63)); return 1;
-		case IR_SHR: *v = a >> (b & 63); return 1;
-		case IR_EQ: *v = a == b; return 1;
-		case IR_NE: *v = a != b; return 1;
-		case IR_LT: *v = a < b; return 1;
-		case IR_LE: *v = a <= b; return 1;
-		case IR_GT: *v = a > b; return 1;
-		case IR_GE: *v = a >= b; return 1;
-		case IR_LAND: *v = a && b; return 1;
-		case IR_LOR: *v = a || b; return 1;
-		}
-		return 0;
-	default:
-		return 0;
-	}
+	(void)parent;
+	struct reads_final *rf = data;
+	struct cprog *pc = rf->pc;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+		for (int i = 0; i < pc->nfl && !rf->found; i++)
+			rf->found = clang_equalCursors(pc->fl[i].decl,
+						       clang_getCursorReferenced(c));
+	return rf->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* The value of expression c in main, without any access: a constant or
- * a global's address, into *out.  0 (no error recorded) when it is not
- * one; -1 when lowering it failed (error recorded). */
+static int reads_final_local(struct cprog *pc, CXCursor c)
+{
+	struct reads_final rf = { pc, 0 };
+	if (!pc->nfl)
+		return 0;
+	find_final_local(c, c, &rf);
+	if (!rf.found)
+		clang_visitChildren(c, find_final_local, &rf);
+	return rf.found;
+}
+
 int cprog_main_value(struct cprog *pc, CXCursor c, struct ir_value *out)
 {
 	struct bb b = {0};
+	if (reads_final_local(pc, c))
+		return 0;
 	struct ir_expr *e = cl_rv(&pc->w, c, &b);
 	int n = b.n;
 	if (!e)
@@ -121,7 +101,7 @@ int cprog_main_value(struct cprog *pc, CXCursor c, struct ir_value *out)
 		out->num = 0;
 		return 1;
 	}
-	if (!cprog_fold(e, &v))
+	if (!cl_fold(e, &v))
 		return 0;
 	out->kind = IR_VAL_INT;
 	out->num = v;
@@ -188,6 +168,55 @@ static int in_builtin(CXCursor c)
 }
 
 /* --- main --------------------------------------------------------------- */
+
+int cprog_all_joined(const struct cprog *pc)
+{
+	int all = pc->nth > 0 && pc->phase == PH_JOIN;
+	for (int i = 0; i < pc->nh; i++)
+		all &= pc->h[i].joined;
+	return all;
+}
+
+/* The final-state expression local decl of main was last given, or NULL. */
+static struct final_local *final_local(struct cprog *pc, CXCursor decl)
+{
+	for (int i = 0; i < pc->nfl; i++)
+		if (clang_equalCursors(pc->fl[i].decl, decl))
+			return &pc->fl[i];
+	return NULL;
+}
+
+CXCursor cprog_final_alias(struct cprog *pc, CXCursor e)
+{
+	CXCursor x = cl_strip(&pc->w, e);
+	for (int depth = 0; depth <= pc->nfl; depth++) {
+		struct final_local *f =
+			clang_getCursorKind(x) == CXCursor_DeclRefExpr
+			? final_local(pc, clang_getCursorReferenced(x)) : NULL;
+		if (!f)
+			break;
+		x = cl_strip(&pc->w, f->expr);
+	}
+	return x;
+}
+
+/* Local decl of main is given expression e over the final state (after
+ * every join; main's asserts read e through it). */
+static int give_final(struct cprog *pc, CXCursor decl, CXCursor e)
+{
+	if (!cprog_all_joined(pc))
+		return cl_err_at(&pc->w, e, "main reads the globals into its "
+			      "locals after every thread is joined only (their "
+			      "final values); before that, read them in a thread");
+	if (final_local(pc, decl))
+		return cl_err_at(&pc->w, e, "'%s' was already given a final "
+			      "value: give each local of main one (or assert "
+			      "on the globals directly)", cl_spell(&pc->w, decl));
+	pc->fl = fe_reserve(pc->fe->arena, pc->fl, sizeof *pc->fl, pc->nfl,
+			    &pc->flcap);
+	pc->fl[pc->nfl++] = (struct final_local){ decl, e };
+	return 1;
+}
 
 static int main_stmt(struct cprog *pc, CXCursor c);
 
@@ -349,6 +378,11 @@ static int main_decl(struct cprog *pc, CXCursor d)
 			int r = cprog_main_value(pc, init, &iv);
 			if (r == 0 && pc->phase == PH_INIT) /* int a = y + 1; */
 				r = cprog_init_value(pc, init, &iv);
+			if (r == 0 && pc->phase == PH_JOIN) { /* int a = x; */
+				if (!give_final(pc, k[i], init))
+					return 0;
+				continue;
+			}
 			if (r < 0)
 				return 0;
 			if (r == 0 || iv.kind != IR_VAL_INT)
@@ -576,6 +610,20 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 	}
 	if (pc->phase == PH_INIT && clang_isExpression(clang_getCursorKind(c)))
 		return cprog_init_store(pc, c);
+	struct opform f;
+	cl_opform(&pc->w, x, &f);
+	CXCursor lhs = f.nkids == 2 ? cl_strip(&pc->w, f.kid[0]) : x;
+	if (pc->phase == PH_JOIN && strcmp(f.op, "=") == 0 &&
+	    clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+	    main_local(pc, clang_getCursorReferenced(lhs)))
+		return give_final(pc, clang_getCursorReferenced(lhs), f.kid[1]);
+	if (pc->phase == PH_SPAWN && cl_is_assign_op(f.op))
+		return cl_err_at(&pc->w, c, "main stores to globals before the "
+			      "first pthread_create only (the initial state): "
+			      "'%s' would run beside the threads; store before "
+			      "the threads start (fill an array of thread "
+			      "arguments in a loop of its own), or in a thread",
+			      cl_src_of(&pc->w, c).text);
 	return cl_err_at(&pc->w, c, "main may only initialise globals, create threads "
 		      "(also in loops with a constant bound), join them and "
 		      "assert on the final state; '%s' is none of these: move "

@@ -65,7 +65,7 @@ static int value_of(struct cprog *pc, const struct ir_expr *e,
 		*out = (struct ir_value){ IR_VAL_LOC, 0, x->loc };
 		return 1;
 	}
-	if (!cprog_fold(x, &v))
+	if (!cl_fold(x, &v))
 		return 0;
 	*out = (struct ir_value){ IR_VAL_INT, v, 0 };
 	return 1;

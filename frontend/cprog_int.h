@@ -35,6 +35,13 @@ enum phase {
 	PH_JOIN,  /* joining them (and asserting on the end state) */
 };
 
+/* A local of main given a value over the final state after the joins
+ * (int a = READ_ONCE(x);): main's asserts read that expression. */
+struct final_local {
+	CXCursor decl; /* the local */
+	CXCursor expr; /* what it was last given */
+};
+
 /* The state of reading one program. */
 struct cprog {
 	struct ctu *t;                  /* the TU */
@@ -51,11 +58,10 @@ struct cprog {
 	int nas, ascap;                 /* count, room */
 	int exits[MAX_THREADS];         /* per thread: 1 + the register its
 					 * abort()/exit() sets, 0: none */
+	struct final_local *fl;         /* main's locals read after the joins */
+	int nfl, flcap;                 /* count, room */
 };
 
-/* The value of a pure expression of constants (after cl_rv): 1 and *v, or
- * 0 when it is not one. */
-int cprog_fold(const struct ir_expr *e, long *v);
 /* The value of expression c in main, without any access: a constant or
  * a global's address, into *out.  0 (no error recorded) when it is not
  * one; -1 when lowering it failed (error recorded). */
@@ -66,6 +72,12 @@ char *cprog_callee(struct cprog *pc, CXCursor c);
 int cprog_is_handle_type(const char *ty);
 /* The spelling of c's type. */
 char *cprog_type_of(struct cprog *pc, CXCursor c);
+
+/* Has every thread main created been joined? */
+int cprog_all_joined(const struct cprog *pc);
+/* e, or when e names a local of main given a final-state expression
+ * after the joins, that expression (followed through such locals). */
+CXCursor cprog_final_alias(struct cprog *pc, CXCursor e);
 
 /* cprog_global.c: the initialiser of VarDecl v, if any. */
 int cprog_var_init(struct cprog *pc, CXCursor v, CXCursor *init);

@@ -268,6 +268,24 @@ check "sb-asserts: neither fails: none of 2 (main's counted in), then No errors"
 Assertions: none of 2 can fail
 No errors (bound 2, 11 events)"
 
+# 3f. main as GenMC's tests write it (genmc-main.c, genmc-ids.c: No
+#     errors above): what it computes is used, not only accepted
+p=litmus-tests/programs/genmc-main.c
+sed 's/total == 26/total == 25/' "$p" > "$tmp/genmc-main.c"
+"$LKMMC" "$tmp/genmc-main.c" > "$tmp/out" 2> /dev/null
+check "genmc-main: the final value read into a local is the counter's (26, not 25)" \
+	grep -q "^Assertion violated at $tmp/genmc-main.c:46: assert(total == 25 && last == N)" "$tmp/out"
+p=litmus-tests/programs/genmc-ids.c
+"$LKMMC" --dump-ir "$p" > "$tmp/out" 2> /dev/null
+check "genmc-ids: main's WRITE_ONCE(start, base * 2) is the initial state" \
+	grep -q "^  start: int (int) = 10 " "$tmp/out"
+check "genmc-ids: ids[] filled by main's loop" \
+	grep -q "^  ids\[1\]: int (int) = 1 " "$tmp/out"
+sed 's/r == 2 \* base || //' "$p" > "$tmp/genmc-ids.c"
+"$LKMMC" "$tmp/genmc-ids.c" > "$tmp/out" 2> /dev/null
+check "genmc-ids: main returns without joining, P1 still runs and can see 10" \
+	grep -q "^Assertion failed: assert(r == 0) at $tmp/genmc-ids.c:[0-9:]* in P1$" "$tmp/out"
+
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
 #    conformance-programs)
