@@ -220,6 +220,23 @@ static int give_final(struct cprog *pc, CXCursor decl, CXCursor e)
 
 static int main_stmt(struct cprog *pc, CXCursor c);
 
+/* The first call inside an expression that may change memory (not a
+ * load such as READ_ONCE(x)), into *(CXCursor *)data. */
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent,
+					 CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	CXString sp = clang_getCursorSpelling(c);
+	const struct kapi *k = kapi_find(NULL, clang_getCString(sp));
+	clang_disposeString(sp);
+	if (k && k->kind == K_LOAD)
+		return CXChildVisit_Continue;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
 /* The handle named by e ("t", "t[i]"), as a key; NULL with the error
  * recorded. */
 static const char *handle_key(struct cprog *pc, CXCursor e, const char *what)
@@ -601,6 +618,17 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 		if (strcmp(name, "pthread_join") == 0 && nargs == 2)
 			return do_join(pc, x);
 		CXCursor call;
+		if (cl_is_print(name)) {
+			CXCursor kcall = clang_getNullCursor();
+			clang_visitChildren(x, find_call, &kcall);
+			if (clang_Cursor_isNull(kcall))
+				return 1; /* printing: nothing the model sees */
+			return cl_err_at(&pc->w, kcall, "main may print values "
+				      "(x, READ_ONCE(x)), not calls that change "
+				      "memory: '%s' in %s() would run in main; call "
+				      "it in a thread", cl_src_of(&pc->w, kcall).text,
+				      name);
+		}
 		if (kp && kp->kind == K_ASSERT && nargs == 1 &&
 		    thread_call_test(pc, clang_Cursor_getArgument(x, 0), &call,
 				     &fails) && fails == (kp->test == IR_NE))
@@ -658,8 +686,9 @@ static int prog_diags(struct cprog *pc, CXTranslationUnit tu)
 			       "or define the function in the program";
 		else if (strstr(m, "file not found"))
 			hint = ": lkmmc builds in lkmm.h, pthread.h, assert.h, "
-			       "stdlib.h, stddef.h, stdint.h and stdbool.h; "
-			       "give other folders with -I";
+			       "stdlib.h, stddef.h, stdint.h, stdbool.h, "
+			       "stdio.h and string.h; give other folders "
+			       "with -I";
 		diag_error(pc->fe->d, file, (int)line, (int)col, "%s%s", m, hint);
 		clang_disposeString(fn);
 		clang_disposeString(msg);

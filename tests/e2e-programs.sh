@@ -286,6 +286,12 @@ sed 's/r == 2 \* base || //' "$p" > "$tmp/genmc-ids.c"
 check "genmc-ids: main returns without joining, P1 still runs and can see 10" \
 	grep -q "^Assertion failed: assert(r == 0) at $tmp/genmc-ids.c:[0-9:]* in P1$" "$tmp/out"
 
+# 3g. the C library's headers: printing has no effect on memory, what
+#     its arguments read is read
+"$LKMMC" --dump-ir litmus-tests/programs/printing.c > "$tmp/out" 2> /dev/null
+check "printing: P0's printf argument READ_ONCE(y) is a load of y" \
+	grep -q "load\[once\](&y) .*; READ_ONCE(y)" "$tmp/out"
+
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
 #    conformance-programs)
