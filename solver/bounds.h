@@ -13,6 +13,7 @@
 #include "frontend/ir.h"
 
 struct problem;
+struct encoding;
 struct check_options;
 struct memlimit;
 
@@ -29,16 +30,23 @@ enum {
 /* Whether prog has a loop or an assertion (else nothing to check). */
 int bounds_needed(const struct ir_program *prog);
 
+/* How many assertions the thread code of enc has (an unrolled loop's
+ * copies counted once). */
+int bounds_assert_sites(const struct encoding *enc);
+
 /* Ask about p's assertions and cut-off loops (consistent executions that
  * pass the filter, whatever the final condition), print a report to out
- * (after the herd7 block) and one warning a finding to err.  s holds
+ * (after the herd7 block) and one warning a finding to err.  The
+ * assertions' part goes to asserts (out itself for a litmus test; a
+ * program's answer puts it with main's asserts, and says "none of N can
+ * fail" itself, report.h).  s holds
  * p's PG_CONSISTENT groups but not herd7's cut (PG_CUT): the caller's
  * solver, asked before it adds the cut for the verdict, so that the
  * encoding is taken in once and an assertion that fails is found by the
  * first query.  s is left as it was found; no query runs past p's
  * deadline.  Returns the BOUNDS_* bits found. */
 int bounds_report(const struct check_options *opt, const struct problem *p,
-		  Z3_solver s, FILE *out, FILE *err);
+		  Z3_solver s, FILE *asserts, FILE *out, FILE *err);
 
 /* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
  * at which no consistent execution needs more iterations, in *unroll (the

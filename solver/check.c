@@ -335,16 +335,21 @@ static int print_extras(const struct check_options *opt, const struct problem *p
  * by the first query, and the verdict's queries then reuse the solver
  * (the encoding is taken in once).  herd7 prints "Loop" before Ok/No when
  * its bound cut executions; the report (*report, for after the block)
- * follows the block.  Returns bounds_report's bits. */
+ * follows the block.  A program's thread assertions go to *asserts
+ * instead: its answer shows them with main's asserts (report_program).
+ * Returns bounds_report's bits. */
 static int check_bounds(struct checker *c, const struct problem *p, Z3_solver s,
-			char **report)
+			char **report, char **asserts)
 {
-	size_t len = 0;
+	size_t len = 0, alen = 0;
 	FILE *rep = open_memstream(report, &len);
-	if (!rep)
+	FILE *as = open_memstream(asserts, &alen);
+	if (!rep || !as)
 		abort();
-	int found = bounds_report(&c->opt, p, s, rep, c->err);
+	int found = bounds_report(&c->opt, p, s, p->prog->is_program ? as : rep,
+				  rep, c->err);
 	fclose(rep);
+	fclose(as);
 	return found;
 }
 
@@ -399,7 +404,8 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
  * states, flags, the output, what is shown beside it.  Returns 0 (d
  * filled) or 1; *program_bad: a program can fail. */
 static int answer(struct checker *c, const struct problem *p, Z3_solver s, int found,
-		  double t[5], FILE *out, struct diag *d, int *program_bad)
+		  const char *asserts, double t[5], FILE *out, struct diag *d,
+		  int *program_bad)
 {
 	const struct ir_program *prog = p->prog;
 	struct verdict v = {.symmetric = symmetry_break(p->enc, s)};
@@ -416,8 +422,8 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 	if (ok && p->enc->rc.expired)
 		ok = report_timed_out(d, prog, "building relations");
 	if (ok && prog->is_program)
-		ok = report_program(&c->opt, p, s, v.raised, found, v.pos > 0 || v.neg > 0,
-				    out, c->err, d, program_bad);
+		ok = report_program(&c->opt, p, s, v.raised, found, asserts,
+				    v.pos > 0 || v.neg > 0, out, c->err, d, program_bad);
 	else if (ok)
 		print_herd7(p, &v, found, t[0], out);
 	if (ok)
@@ -442,8 +448,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	}
 	double t[5] = {t0, clock_now()}; /* start, encoded, bounds, states, flags */
 	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 1);
-	char *report = NULL;
-	int found = check_bounds(c, &p, s, &report);
+	char *report = NULL, *asserts = NULL;
+	int found = check_bounds(c, &p, s, &report, &asserts);
 	t[2] = clock_now();
 	int ok = 0, program_bad = 0;
 	if ((found & BOUNDS_UNKNOWN) && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
@@ -452,7 +458,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	} else {
 		Z3_solver_push(z, s);
 		problem_assert(&p, s, PG_CUT);
-		ok = answer(c, &p, s, found, t, out, d, &program_bad);
+		ok = answer(c, &p, s, found, asserts, t, out, d, &program_bad);
 		/* Past the deadline nothing is retried: the limit is the cause. */
 		if (!ok && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
 		    outside_fragment(z, s))
@@ -467,6 +473,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			ok |= CHECK_BOUND_LIMIT;
 	}
 	free(report);
+	free(asserts);
 	Z3_solver_dec_ref(z, s);
 	problem_close(&p);
 	return ok;
