@@ -220,6 +220,9 @@ struct verdict {
 	struct cubes_stats cubes; /* what the cubes did, for --stats */
 	int raised[FL_COUNT];     /* the built-in model's flags raised */
 	int *cat_raised;          /* a read model's flags raised */
+	int clear;                /* a program: no execution violates a
+				   * final assert or raises a flag (one
+				   * question, nothing_bad) */
 };
 
 /* The final states, or in exists-only mode (and for programs) whether the
@@ -236,7 +239,7 @@ static int find_states(const struct check_options *opt, const struct problem *p,
 			v->reached = Z3_solver_get_model(z, s);
 			Z3_model_inc_ref(z, v->reached);
 		}
-		Z3_lbool no = problem_ask(p, s, Z3_mk_not(z, cond));
+		Z3_lbool no = v->clear ? Z3_L_FALSE : problem_ask(p, s, Z3_mk_not(z, cond));
 		v->pos = yes == Z3_L_TRUE;
 		v->neg = no == Z3_L_TRUE;
 		if (yes == Z3_L_UNDEF || no == Z3_L_UNDEF)
@@ -279,6 +282,8 @@ static int find_flags(const struct problem *p, Z3_solver s, struct verdict *v,
 		      struct diag *d)
 {
 	v->cat_raised = xcalloc((size_t)p->m.ncat_flags + 1, sizeof *v->cat_raised);
+	if (v->clear)
+		return 1; /* none can be raised */
 	for (int f = 0; f < FL_COUNT; f++)
 		if (!ask_flag(p, s, p->m.flag[f], &v->raised[f]))
 			return report_timed_out(d, p->prog, "checking flags");
@@ -403,6 +408,30 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 /* The answer to the test on s (bounds already asked, herd7's cut in):
  * states, flags, the output, what is shown beside it.  Returns 0 (d
  * filled) or 1; *program_bad: a program can fail. */
+/* A program's final asserts and flags as one question: whether no
+ * execution violates an assert or raises a flag.  A correct program's
+ * "no" to each then costs one proof instead of one a flag and one for
+ * the asserts (the per-thread ticket lock of 6 threads: 1.3 s and 0.7 s
+ * before).  Asked only when there are two such questions or more; a
+ * "yes" or a time-out leaves them to find_states and find_flags. */
+static int nothing_bad(const struct problem *p, Z3_solver s, Z3_ast cond)
+{
+	Z3_context z = p->z;
+	int nq = 0, cap = 1 + FL_COUNT + p->m.ncat_flags;
+	Z3_ast *q = xcalloc((size_t)cap, sizeof *q);
+	q[nq++] = Z3_mk_not(z, cond);
+	for (int f = 0; f < FL_COUNT + p->m.ncat_flags; f++) {
+		Z3_ast flag = f < FL_COUNT ? p->m.flag[f] : p->m.cat_flag[f - FL_COUNT];
+		if (flag && Z3_get_bool_value(z, flag) != Z3_L_FALSE)
+			q[nq++] = flag;
+	}
+	int clear = 0;
+	if (nq >= 2)
+		clear = problem_ask(p, s, Z3_mk_or(z, (unsigned)nq, q)) == Z3_L_FALSE;
+	free(q);
+	return clear;
+}
+
 static int answer(struct checker *c, const struct problem *p, Z3_solver s, int found,
 		  const char *asserts, double t[5], FILE *out, struct diag *d,
 		  int *program_bad)
@@ -411,6 +440,7 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 	struct verdict v = {.symmetric = symmetry_break(p->enc, s)};
 	Z3_ast cond = enc_cond(p->enc, prog->cond);
 	v.states = state_set_new(p->enc);
+	v.clear = prog->is_program && nothing_bad(p, s, cond);
 	int ok = find_states(&c->opt, p, s, cond, &v, d);
 	t[3] = clock_now();
 	ok = ok && find_flags(p, s, &v, d);
