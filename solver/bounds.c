@@ -310,6 +310,39 @@ int bounds_assert_sites(const struct encoding *enc)
 	return n;
 }
 
+/* A hang is an execution where every path stopped at a bound spins for
+ * good: one still making progress, or stuttering on a value that a later
+ * write replaces, is only cut short. */
+static Z3_ast all_spin_of(const struct encoding *enc)
+{
+	Z3_context z = enc->z;
+	Z3_ast all_spin = Z3_mk_true(z);
+	for (int i = 0; i < enc->nbounds; i++)
+		all_spin = z3u_and2(z, all_spin, Z3_mk_implies(z, enc->bounds[i].reach,
+							   spins(enc, &enc->bounds[i])));
+	return all_spin;
+}
+
+Z3_ast bounds_anything(const struct problem *p, int *kinds)
+{
+	Z3_context z = p->z;
+	const struct encoding *enc = p->enc;
+	Z3_ast all_spin = all_spin_of(enc);
+	Z3_ast kind[3] = {Z3_mk_false(z), Z3_mk_false(z), Z3_mk_false(z)};
+	for (int i = 0; i < enc->nasserts; i++)
+		kind[0] = z3u_or2(z, kind[0], enc->asserts[i].fails);
+	for (int i = 0; i < enc->nbounds; i++) {
+		kind[1] = z3u_or2(z, kind[1], cut_off(enc, &enc->bounds[i]));
+		kind[2] = z3u_or2(z, kind[2], z3u_and2(z, enc->bounds[i].reach, all_spin));
+	}
+	*kinds = 0;
+	for (int k = 0; k < 3; k++) {
+		kind[k] = Z3_simplify(z, kind[k]);
+		*kinds += Z3_get_bool_value(z, kind[k]) != Z3_L_FALSE;
+	}
+	return Z3_mk_or(z, 3, kind);
+}
+
 /* Whether no execution fails an assertion, is cut off at a bound or
  * hangs (all_spin: every path stopped at a bound spins), asked as one
  * question under symmetry breaking (each of the three is invariant under
@@ -319,33 +352,22 @@ int bounds_assert_sites(const struct encoding *enc)
  * assertion fails and 3.6 s more that nothing hangs.  Asked only when
  * there are two kinds of finding or more; a "yes" or a time-out leaves
  * the questions to find(). */
-static int nothing_found(const struct problem *p, Z3_solver slv, Z3_ast all_spin)
+static int nothing_found(const struct problem *p, Z3_solver slv)
 {
 	Z3_context z = p->z;
-	const struct encoding *enc = p->enc;
-	Z3_ast kind[3] = {Z3_mk_false(z), Z3_mk_false(z), Z3_mk_false(z)};
-	for (int i = 0; i < enc->nasserts; i++)
-		kind[0] = z3u_or2(z, kind[0], enc->asserts[i].fails);
-	for (int i = 0; i < enc->nbounds; i++) {
-		kind[1] = z3u_or2(z, kind[1], cut_off(enc, &enc->bounds[i]));
-		kind[2] = z3u_or2(z, kind[2], z3u_and2(z, enc->bounds[i].reach, all_spin));
-	}
-	int kinds = 0;
-	for (int k = 0; k < 3; k++) {
-		kind[k] = Z3_simplify(z, kind[k]);
-		kinds += Z3_get_bool_value(z, kind[k]) != Z3_L_FALSE;
-	}
+	int kinds;
+	Z3_ast any = bounds_anything(p, &kinds);
 	if (kinds < 2)
 		return 0;
 	Z3_solver_push(z, slv);
-	symmetry_break(enc, slv);
-	Z3_lbool r = problem_ask(p, slv, Z3_mk_or(z, 3, kind));
+	symmetry_break(p->enc, slv);
+	Z3_lbool r = problem_ask(p, slv, any);
 	Z3_solver_pop(z, slv, 1);
 	return r == Z3_L_FALSE;
 }
 
 int bounds_report(const struct check_options *opt, const struct problem *p,
-		  Z3_solver slv, FILE *asserts, FILE *out, FILE *err)
+		  Z3_solver slv, int clean, FILE *asserts, FILE *out, FILE *err)
 {
 	Z3_context z = p->z;
 	const struct encoding *enc = p->enc;
@@ -364,14 +386,8 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 	int found = 0, n, r;
 	double t[4];
 	t[0] = clock_now();
-	/* A hang is an execution where every path stopped at a bound spins
-	 * for good: one still making progress, or stuttering on a value that
-	 * a later write replaces, is only cut short. */
-	Z3_ast all_spin = Z3_mk_true(z);
-	for (int i = 0; i < enc->nbounds; i++)
-		all_spin = z3u_and2(z, all_spin, Z3_mk_implies(z, enc->bounds[i].reach,
-							   spins(enc, &enc->bounds[i])));
-	int clean = nothing_found(p, slv, all_spin);
+	Z3_ast all_spin = all_spin_of(enc);
+	clean = clean || nothing_found(p, slv);
 
 	n = 0;
 	for (int i = 0; i < enc->nasserts; i++)

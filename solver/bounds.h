@@ -44,9 +44,16 @@ int bounds_assert_sites(const struct encoding *enc);
  * solver, asked before it adds the cut for the verdict, so that the
  * encoding is taken in once and an assertion that fails is found by the
  * first query.  s is left as it was found; no query runs past p's
- * deadline.  Returns the BOUNDS_* bits found. */
+ * deadline.  clean: the caller knows no finding is possible (nothing is
+ * asked).  Returns the BOUNDS_* bits found. */
 int bounds_report(const struct check_options *opt, const struct problem *p,
-		  Z3_solver s, FILE *asserts, FILE *out, FILE *err);
+		  Z3_solver s, int clean, FILE *asserts, FILE *out, FILE *err);
+
+/* Some execution fails an assertion, is cut off at a bound or hangs: the
+ * three findings' conditions as one (for a question asked before
+ * bounds_report, which is then told clean: none of them can happen), in
+ * *kinds how many of the three are not false by construction. */
+Z3_ast bounds_anything(const struct problem *p, int *kinds);
 
 /* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
  * at which no consistent execution needs more iterations, in *unroll (the
