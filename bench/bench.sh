@@ -39,7 +39,8 @@
 #                     error, as --exists-only does. Its answer (no-errors,
 #                     violated, race) is set against lkmmc's verdict in
 #                     genmc_check (agree, DIFFERS); GenMC is not the
-#                     reference, so a difference is listed, not a failure
+#                     reference, so a difference is listed, not a failure;
+#                     one GenMC at a time (bench/genmc-private.sh)
 #   --no-genmc        do not run GenMC even if it is on PATH
 # Output:
 #   --out DIR         results.csv, table.txt, scaling.png (the families),
@@ -189,7 +190,8 @@ if [ "${1:-}" = "--run-job" ]; then
 				! "$BENCH_LKMMC" --to-c "$path" >"$prog" 2>"$work/toc.err"; then gm="no-c	-	-	-"
 			else
 				for ((i = 0; i < BENCH_REPS; i++)); do
-					run_timed gm "$work" "$BENCH_TIMEOUT" "${genmc[@]}" "$prog"
+					# one GenMC at a time: it compiles to a fixed /tmp path
+					run_timed gm "$work" "$BENCH_TIMEOUT" bash "$BENCH_ROOT/bench/genmc-private.sh" "${genmc[@]}" "$prog"
 					[ "$(tail -n 1 "$work/gm.runs" | cut -f1)" = ok ] || break
 				done
 				gm=$(summarize gm)

@@ -16,6 +16,19 @@
  * ~exists (c) become assert(!(c)) (violated when c is reachable), forall
  * (c) assert(c); a filter f is put in front (!(f && c), !f || c).
  *
+ * The program is typed as the kernel's headers type it, so that GenMC's
+ * <lkmm.h> (v0.9, which takes -lkmm programs) compiles it as well as
+ * lkmmc's does: a location is an atomic_t when the test says so or an
+ * atomic_*() add or sub names it (atomic_*() take only an atomic_t *),
+ * and every access to an atomic_t is the atomic_*() form of it
+ * (atomic_read_acquire, atomic_set_release, atomic_cmpxchg, ...: the
+ * kernel's smp_load_acquire(), READ_ONCE(), cmpxchg() take a scalar, not a
+ * struct); a computed address is cast to the pointer type of the
+ * locations it may name (atomic_t *, or intptr_t * when any is not an
+ * atomic_t), never to void *, which no atomic builtin takes; cmpxchg()'s
+ * old value is cast to the location's type (GenMC compares through a
+ * pointer of the old value's type).
+ *
  * It prints; it does not parse or check.
  */
 #include <ctype.h>
@@ -34,6 +47,7 @@ struct toc {
 	FILE *o;                    /* where the program goes */
 	struct arena *a;            /* names */
 	const char **loc;           /* C name of each location */
+	char *atomic;               /* 1 for each location declared atomic_t */
 	const char **reg;           /* C names of the current thread's registers */
 	int depth;                  /* indentation */
 	struct diag *d;             /* the first error */
@@ -114,27 +128,98 @@ static void put_expr(struct toc *t, const struct ir_expr *e)
 	}
 }
 
-/* The address operand as an lvalue: "x", or "*(int *)(e)". */
+/* The locations an address expression may evaluate to: itself, the
+ * branches of a ?:, the operands of a + or - (an array element).  Counts
+ * in *na those declared atomic_t, in *np the others; with mark, declares
+ * them all atomic_t first. */
+static void addr_leaves(struct toc *t, const struct ir_expr *e, int mark,
+			int *na, int *np)
+{
+	if (e->kind == IR_E_LOC) {
+		if (mark)
+			t->atomic[e->loc] = 1;
+		if (t->atomic[e->loc])
+			(*na)++;
+		else
+			(*np)++;
+	} else if (e->kind == IR_E_COND) {
+		addr_leaves(t, e->b, mark, na, np);
+		addr_leaves(t, e->c, mark, na, np);
+	} else if (e->kind == IR_E_BINARY && (e->op == IR_ADD || e->op == IR_SUB)) {
+		addr_leaves(t, e->a, mark, na, np);
+		addr_leaves(t, e->b, mark, na, np);
+	}
+}
+
+/* Is the address operand an atomic_t (all it may name are)?  A register
+ * holding a pointer names none: intptr_t. */
+static int addr_atomic(struct toc *t, const struct ir_expr *a)
+{
+	int na = 0, np = 0;
+	addr_leaves(t, a, 0, &na, &np);
+	return na > 0 && np == 0;
+}
+
+/* The locations an atomic add or sub names must be atomic_t: the kernel
+ * has no such operation on a scalar. */
+static void scan_atomic(struct toc *t, const struct ir_block *b)
+{
+	for (int i = 0; i < b->count; i++) {
+		const struct ir_instr *in = &b->items[i];
+		int na = 0, np = 0;
+		if (in->op == IR_RMW && in->rmw != IR_RMW_XCHG &&
+		    in->rmw != IR_RMW_CMPXCHG)
+			addr_leaves(t, in->a, 1, &na, &np);
+		scan_atomic(t, &in->then_b);
+		scan_atomic(t, &in->else_b);
+	}
+}
+
+/* The address operand as an lvalue: "x", or "*(intptr_t *)(e)"; an
+ * atomic_t's counter as "*(int *)&x" (a plain access to it). */
 static void put_lvalue(struct toc *t, const struct ir_expr *a)
 {
+	int at = addr_atomic(t, a);
 	if (a->kind == IR_E_LOC) {
-		fputs(t->loc[a->loc], t->o);
+		fprintf(t->o, at ? "*(int *)&%s" : "%s", t->loc[a->loc]);
 		return;
 	}
-	fputs("*(int *)(", t->o);
+	fputs(at ? "*(int *)(" : "*(intptr_t *)(", t->o);
 	put_expr(t, a);
 	fputc(')', t->o);
 }
 
-/* The address operand as a pointer: "&x", or "(void *)(e)". */
-static void put_pointer(struct toc *t, const struct ir_expr *a)
+/* The address operand as a pointer: "&x", or "(T *)(e)" with T the
+ * location type (ctype), or "(void *)(e)" when ctype is NULL (a lock's
+ * or an srcu_struct's, which only calls take). */
+static void put_pointer(struct toc *t, const struct ir_expr *a, const char *ctype)
 {
 	if (a->kind == IR_E_LOC) {
 		fprintf(t->o, "&%s", t->loc[a->loc]);
 		return;
 	}
-	fputs("(void *)(", t->o);
+	fprintf(t->o, "(%s *)(", ctype ? ctype : "void");
 	put_expr(t, a);
+	fputc(')', t->o);
+}
+
+/* The pointer of an access: atomic_t * or intptr_t *. */
+static void put_access_ptr(struct toc *t, const struct ir_expr *a)
+{
+	put_pointer(t, a, addr_atomic(t, a) ? "atomic_t" : "intptr_t");
+}
+
+/* A value of type ctype: cmpxchg()'s old value, which GenMC's lkmm.h
+ * compares through a pointer of its type (an int constant against an
+ * intptr_t location does not compile there). */
+static void put_typed(struct toc *t, const struct ir_expr *e, const char *ctype)
+{
+	if (e->kind == IR_E_CONST && !strcmp(ctype, "int")) {
+		put_expr(t, e);
+		return;
+	}
+	fprintf(t->o, "(%s)(", ctype);
+	put_expr(t, e);
 	fputc(')', t->o);
 }
 
@@ -185,16 +270,22 @@ static int put_rmw(struct toc *t, const struct ir_instr *in)
 	put_dst(t, in);
 	switch (in->rmw) {
 	case IR_RMW_XCHG:
-	case IR_RMW_CMPXCHG:
-		fprintf(t->o, "%s%s(", in->rmw == IR_RMW_XCHG ? "xchg" : "cmpxchg", sfx);
-		put_pointer(t, in->a);
+	case IR_RMW_CMPXCHG: {
+		int at = addr_atomic(t, in->a);
+		fprintf(t->o, "%s%s%s(", at ? "atomic_" : "",
+			in->rmw == IR_RMW_XCHG ? "xchg" : "cmpxchg", sfx);
+		put_access_ptr(t, in->a);
 		fputs(", ", t->o);
-		put_expr(t, in->b);
+		if (in->rmw == IR_RMW_XCHG)
+			put_expr(t, in->b);
+		else
+			put_typed(t, in->b, at ? "int" : "intptr_t");
 		if (in->rmw == IR_RMW_CMPXCHG) {
 			fputs(", ", t->o);
 			put_expr(t, in->c);
 		}
 		break;
+	}
 	case IR_RMW_OP_RETURN:
 	case IR_RMW_FETCH_OP:
 	case IR_RMW_OP:
@@ -211,11 +302,11 @@ static int put_rmw(struct toc *t, const struct ir_instr *in)
 			fprintf(t->o, "atomic_fetch_%s%s(", op, sfx);
 		put_expr(t, in->b);
 		fputs(", ", t->o);
-		put_pointer(t, in->a);
+		put_pointer(t, in->a, "atomic_t");
 		break;
 	case IR_RMW_ADD_UNLESS:
 		fputs("atomic_add_unless(", t->o);
-		put_pointer(t, in->a);
+		put_pointer(t, in->a, "atomic_t");
 		fputs(", ", t->o);
 		put_expr(t, in->b);
 		fputs(", ", t->o);
@@ -232,7 +323,7 @@ static void put_call(struct toc *t, const struct ir_instr *in, const char *name,
 {
 	put_dst(t, in);
 	fprintf(t->o, "%s(", name);
-	put_pointer(t, in->a);
+	put_pointer(t, in->a, NULL);
 	if (b) {
 		fputs(", ", t->o);
 		put_expr(t, b);
@@ -262,13 +353,15 @@ static int put_instr(struct toc *t, const struct ir_instr *in)
 		put_expr(t, in->a);
 		fputs(";\n", t->o);
 		return 1;
-	case IR_LOAD:
+	case IR_LOAD: {
+		int at = addr_atomic(t, in->a);
 		put_dst(t, in);
 		if (in->order == IR_ORD_PLAIN) {
 			put_lvalue(t, in->a);
-		} else if (in->order == IR_ORD_ACQUIRE) {
-			fputs("smp_load_acquire(", t->o);
-			put_pointer(t, in->a);
+		} else if (at || in->order == IR_ORD_ACQUIRE) {
+			fputs(!at ? "smp_load_acquire(" : in->order == IR_ORD_ACQUIRE
+			      ? "atomic_read_acquire(" : "atomic_read(", t->o);
+			put_access_ptr(t, in->a);
 			fputc(')', t->o);
 		} else {
 			fputs("READ_ONCE(", t->o);
@@ -277,14 +370,17 @@ static int put_instr(struct toc *t, const struct ir_instr *in)
 		}
 		fputs(";\n", t->o);
 		return 1;
-	case IR_STORE:
+	}
+	case IR_STORE: {
+		int at = addr_atomic(t, in->a);
 		indent(t);
 		if (in->order == IR_ORD_PLAIN) {
 			put_lvalue(t, in->a);
 			fputs(" = ", t->o);
-		} else if (in->order == IR_ORD_RELEASE) {
-			fputs("smp_store_release(", t->o);
-			put_pointer(t, in->a);
+		} else if (at || in->order == IR_ORD_RELEASE) {
+			fputs(!at ? "smp_store_release(" : in->order == IR_ORD_RELEASE
+			      ? "atomic_set_release(" : "atomic_set(", t->o);
+			put_access_ptr(t, in->a);
 			fputs(", ", t->o);
 		} else {
 			fputs("WRITE_ONCE(", t->o);
@@ -294,6 +390,7 @@ static int put_instr(struct toc *t, const struct ir_instr *in)
 		put_expr(t, in->b);
 		fputs(in->order == IR_ORD_PLAIN ? ";\n" : ");\n", t->o);
 		return 1;
+	}
 	case IR_RMW:
 		return put_rmw(t, in);
 	case IR_FENCE:
@@ -393,7 +490,8 @@ static const char *export_name(struct toc *t, int tid, int r)
 static void put_obs(struct toc *t, struct ir_observable o)
 {
 	if (o.thread < 0)
-		fputs(t->loc[o.index], t->o);
+		fprintf(t->o, t->atomic[o.index] ? "atomic_read(&%s)" : "%s",
+			t->loc[o.index]);
 	else
 		fputs(export_name(t, o.thread, o.index), t->o);
 }
@@ -438,8 +536,11 @@ static void put_cond(struct toc *t, const struct ir_cond *c)
 
 /* --- the program ----------------------------------------------------------- */
 
-static const char *loc_type(const struct ir_location *l)
+static const char *loc_type(const struct toc *t, int i)
 {
+	const struct ir_location *l = &t->p->locs[i];
+	if (t->atomic[i])
+		return "atomic_t";
 	switch (l->kind) {
 	case IR_LOC_PTR: return "intptr_t";
 	case IR_LOC_ATOMIC: return "atomic_t";
@@ -479,8 +580,13 @@ int ir_to_c(const struct ir_program *p, FILE *out, struct diag *d)
 {
 	struct toc t = { .p = p, .o = out, .d = d, .a = arena_new() };
 	t.loc = arena_alloc(t.a, (size_t)(p->nlocs + 1) * sizeof *t.loc);
-	for (int i = 0; i < p->nlocs; i++)
+	t.atomic = arena_alloc(t.a, (size_t)p->nlocs + 1);
+	for (int i = 0; i < p->nlocs; i++) {
 		t.loc[i] = c_name(t.a, "", p->locs[i].name);
+		t.atomic[i] = p->locs[i].kind == IR_LOC_ATOMIC;
+	}
+	for (int k = 0; k < p->nthreads; k++)
+		scan_atomic(&t, &p->threads[k].body);
 	char *c = clause_cond_string(p, p->cond);
 	fprintf(out, "/* lkmmc --to-c of %s\n * (test %s; its condition: %s %s%s)\n */\n",
 		p->file, p->name, p->quant == IR_Q_EXISTS ? "exists"
@@ -491,15 +597,19 @@ int ir_to_c(const struct ir_program *p, FILE *out, struct diag *d)
 	      "#include <lkmm.h>\n\n", out);
 	/* Every location declared before any initial value names one. */
 	for (int i = 0; i < p->nlocs; i++)
-		fprintf(out, "%s %s;\n", loc_type(&p->locs[i]), t.loc[i]);
+		fprintf(out, "%s %s;\n", loc_type(&t, i), t.loc[i]);
 	for (int i = 0; i < p->nlocs; i++) {
 		const struct ir_location *l = &p->locs[i];
+		const char *ty = loc_type(&t, i);
+		/* an atomic_t is a struct in the kernel (and GenMC) */
+		int wrap = !strcmp(ty, "atomic_t");
 		if (l->init.kind == IR_VAL_LOC)
-			fprintf(out, "%s %s = (intptr_t)&%s;\n", loc_type(l),
-				t.loc[i], t.loc[l->init.loc]);
+			fprintf(out, "%s %s = %s(intptr_t)&%s%s;\n", ty, t.loc[i],
+				wrap ? "ATOMIC_INIT(" : "", t.loc[l->init.loc],
+				wrap ? ")" : "");
 		else if (l->init.num)
-			fprintf(out, "%s %s = %ld;\n", loc_type(l), t.loc[i],
-				l->init.num);
+			fprintf(out, "%s %s = %s%ld%s;\n", ty, t.loc[i],
+				wrap ? "ATOMIC_INIT(" : "", l->init.num, wrap ? ")" : "");
 	}
 	for (int k = 0; k < p->nthreads; k++)
 		for (int r = 0; r < p->threads[k].nregs; r++)

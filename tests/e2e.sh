@@ -27,6 +27,7 @@ for t in \
 	tests/e2e-repair.sh \
 	tests/e2e-hostile.sh \
 	tests/e2e-symmetry.sh \
+	tests/e2e-families.sh \
 ; do
 	if [ -f "$t" ]; then
 		echo "== $t"
