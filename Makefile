@@ -20,6 +20,9 @@
 #                 answers, flags and failing assertions (long)
 #   make conformance-deps  the same on ../shared/deps (1,000 tests of
 #                 dependencies through registers and branches; ~1 min)
+#   make conformance-genmc  GenMC v0.9's 98 LKMM programs (read from
+#                 ../shared/peers at run time), each with its expected
+#                 answer (~10 s)
 #   make bench    time lkmmc (and herd7, or its recorded times) on the
 #                 scaling families: table, build/bench/results.csv and
 #                 scaling.png; BENCH_ARGS="..." passes bench/bench.sh options
@@ -71,7 +74,7 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
 	parallel
 
 .PHONY: deb deb-deps check-deb fuzz fuzz-deps fuzz-build asan check-asan
-.PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs bench bench-random clean \
+.PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs conformance-genmc bench bench-random clean \
 	check-kernel-scripts check-kernel-corpus check-kernel-trees check-kernel kernel-deps
 all: lkmmc
 
@@ -236,6 +239,9 @@ conformance-programs: lkmmc
 
 conformance-deps: lkmmc
 	@bash bench/conformance-deps.sh --timeout 20
+
+conformance-genmc: lkmmc
+	@bash bench/conformance-genmc.sh
 
 # The default run: every family at N = 2..8, 10, 12, ... 24, full and exists-only,
 # 3 repetitions, 10 s per run (about 5 minutes here; nice'd).

@@ -28,7 +28,7 @@
 #include "kernel/kmod.h"
 #include "models/cat.h"
 #include "solver/check.h"
-#include "common/memwatch.h"
+#include "common/memlimit.h"
 #include "solver/repair.h"
 #include "common/xalloc.h"
 
@@ -616,13 +616,13 @@ static int main_model_diff(struct options *opt, int argc, char **argv, int first
 	if (!files)
 		return 2;
 	if (opt->check.max_memory_mb < 0)
-		opt->check.max_memory_mb = memwatch_default_mb(opt->batch.jobs);
+		opt->check.max_memory_mb = memlimit_default_mb(opt->batch.jobs);
 	struct batch_options *bo = &opt->batch;
 	/* the worker is killed a little past the file's limit, which covers
 	 * all its checks (cli/modeldiff.h) */
 	bo->kill_after = opt->check.timeout_ms / 1000.0 * 1.05;
 	int batched = bo->jobs > 1 || bo->times_path || bo->kill_after > 0;
-	opt->check.memory_exit = batched ? MEMWATCH_EXIT : 1;
+	opt->check.memory_exit = batched ? MEMLIMIT_EXIT : 1;
 	bo->max_memory_mb = opt->check.max_memory_mb;
 	struct model_diff *md = model_diff_open(&opt->check, opt->diff_dirs[0], opt->diff_dirs[1],
 		opt->check.unroll_auto ? opt->check.unroll_auto : opt->check.unroll, stderr);
@@ -713,9 +713,9 @@ static int run_open(struct run *run, struct options *opt,
 		opt->batch.kill_after = opt->check.timeout_ms / 1000.0 * 1.05;
 	run->batched = opt->batch.jobs > 1 || opt->batch.times_path || opt->batch.kill_after > 0;
 	if (opt->check.max_memory_mb < 0)
-		opt->check.max_memory_mb = memwatch_default_mb(opt->batch.jobs);
+		opt->check.max_memory_mb = memlimit_default_mb(opt->batch.jobs);
 	/* a worker ended by the memory limit loses only its test */
-	opt->check.memory_exit = run->batched ? MEMWATCH_EXIT : 1;
+	opt->check.memory_exit = run->batched ? MEMLIMIT_EXIT : 1;
 	opt->batch.max_memory_mb = opt->check.max_memory_mb;
 	run->checker = checking ? checker_new(&opt->check) : NULL;
 	if (run->batched) {

@@ -29,7 +29,7 @@
 #include "common/afile.h"
 #include "common/clock.h"
 #include "common/xalloc.h"
-#include "common/memwatch.h"
+#include "common/memlimit.h"
 
 /* The signal (SIGINT, SIGTERM, SIGPIPE) that asked the batch to stop, 0
  * while none has.  A signal handler can do no more than set a flag, and it
@@ -202,6 +202,7 @@ static void worker_main(struct batch *b, int task_fd, int result_fd)
 		if (!out || !err)
 			_exit(1);
 		reset_peak_rss();
+		memlimit_backstop(b->opt->max_memory_mb * 1024L);
 		int st = b->fn(b->ctx, b->files[index], out, err);
 		fclose(out);
 		fclose(err);
@@ -226,6 +227,7 @@ static int spawn(struct batch *b, struct worker *w)
 	}
 	fflush(stdout);
 	fflush(stderr);
+	long parent_rss_kb = memlimit_rss_kb();
 	pid_t pid = fork();
 	if (pid < 0) {
 		perror("lkmmc: fork");
@@ -233,6 +235,7 @@ static int spawn(struct batch *b, struct worker *w)
 	}
 	if (pid == 0) {
 		stop_signals(0); /* a worker dies of them at once */
+		memlimit_rss_floor(parent_rss_kb);
 		/* Only this worker's own pipe ends stay open. */
 		for (int k = 0; k < b->opt->jobs; k++)
 			if (b->w[k].pid > 0) {
@@ -278,14 +281,14 @@ static void bury(struct batch *b, struct worker *w)
 		r->seconds = clock_now() - w->start;
 		r->rss_kb = ru.ru_maxrss; /* the worker's peak over its life */
 		char msg[512];
-		int memory = !w->killed && WIFEXITED(st) && WEXITSTATUS(st) == MEMWATCH_EXIT;
+		int memory = !w->killed && WIFEXITED(st) && WEXITSTATUS(st) == MEMLIMIT_EXIT;
 		if (memory) {
 			r->status = 1;
 			snprintf(msg, sizeof msg,
-				 "too large for the memory limit: the resident set "
-				 "passed %ld MB while the solver was working (stopped "
-				 "after %.1f s); try --exists-only, a smaller --unroll, "
-				 "or --max-memory MB", b->opt->max_memory_mb, r->seconds);
+				 "too large for the memory limit: the solver ran out "
+				 "of the %ld MB allowed (stopped after %.1f s); try "
+				 "--exists-only, a smaller --unroll, or --max-memory MB",
+				 b->opt->max_memory_mb, r->seconds);
 		} else if (w->killed) {
 			r->status = 1;
 			r->timed_out = 1;

@@ -29,8 +29,8 @@ struct batch_options {
 				 * them it is killed and the file reported as
 				 * timed out (0: no limit) */
 	long max_memory_mb;     /* the checker's memory limit, for the message
-				 * of a worker that ended with MEMWATCH_EXIT
-				 * (common/memwatch.h) */
+				 * of a worker that ended with MEMLIMIT_EXIT
+				 * (common/memlimit.h) */
 	/* What a file whose worker was lost prints on stdout, given why
 	 * (kind: "timeout", killed at the limit; "memory", ended by the
 	 * memory limit; "crash") and the message said on stderr (without

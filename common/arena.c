@@ -18,6 +18,7 @@ struct chunk {
 
 struct arena {
 	struct chunk *head; /* chunk being filled, NULL before the first alloc */
+	size_t held;        /* bytes of all its chunks (for the memory limit) */
 };
 
 struct arena *arena_new(void)
@@ -49,6 +50,7 @@ void *arena_alloc(struct arena *arena, size_t size)
 		 * written (most of a sparse relation matrix) cost no memory. */
 		struct chunk *big = xcalloc(1, sizeof *big + size);
 		big->size = big->used = size;
+		arena->held += size;
 		if (c) {
 			big->next = c->next;
 			c->next = big;
@@ -62,6 +64,7 @@ void *arena_alloc(struct arena *arena, size_t size)
 		c = xmalloc(sizeof *c + want);
 		c->next = arena->head;
 		c->size = want;
+		arena->held += want;
 		c->used = 0;
 		arena->head = c;
 	}
@@ -69,6 +72,11 @@ void *arena_alloc(struct arena *arena, size_t size)
 	c->used += size;
 	memset(p, 0, size);
 	return p;
+}
+
+size_t arena_bytes(const struct arena *arena)
+{
+	return arena->held;
 }
 
 char *arena_strndup(struct arena *arena, const char *s, size_t n)

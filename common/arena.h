@@ -16,6 +16,9 @@ void arena_free(struct arena *arena);
 
 /* Zeroed memory that lives as long as the arena.  Aborts on out-of-memory. */
 void *arena_alloc(struct arena *arena, size_t size);
+/* The bytes the arena holds (what it handed out, rounded up to its
+ * chunks): memlimit.h counts them. */
+size_t arena_bytes(const struct arena *arena);
 /* A copy of s (or of its first n bytes) in the arena. */
 char *arena_strdup(struct arena *arena, const char *s);
 char *arena_strndup(struct arena *arena, const char *s, size_t n);

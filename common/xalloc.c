@@ -2,6 +2,7 @@
  * xalloc.c - allocation that aborts on out-of-memory; see xalloc.h.
  */
 #include "xalloc.h"
+#include "memlimit.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -10,10 +11,8 @@
 
 static void *check(void *p)
 {
-	if (!p) {
-		fputs("lkmmc: out of memory\n", stderr);
-		abort();
-	}
+	if (!p)
+		memlimit_out_of_memory(); /* the limited check's error, or abort */
 	return p;
 }
 

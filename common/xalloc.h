@@ -1,9 +1,11 @@
 /*
  * xalloc.h - heap allocation that never returns NULL, and array growth.
  *
- * lkmmc's one out-of-memory policy: a failed allocation prints
- * "lkmmc: out of memory" on stderr and aborts (a batch worker that aborts is
- * reported as a crash of its test and replaced).  Callers never test for
+ * lkmmc's one out-of-memory policy: a failed allocation ends the process
+ * through memlimit_out_of_memory(): while a check runs under --max-memory,
+ * with that test's memory error (in a batch worker, its limit's exit
+ * status); otherwise "lkmmc: out of memory" on stderr and abort (a batch
+ * worker that aborts is reported as a crash of its test and replaced).  Callers never test for
  * NULL.  Sizes of 0 are allowed and give a block that can be freed.  It does
  * not track or free anything for the caller (see arena.h for that).
  */

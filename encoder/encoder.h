@@ -87,8 +87,8 @@ struct encoder_options {
 	int coherent;    /* the model has the axiom acyclic(po-loc | com): co
 			  * and rf may follow program order statically within
 			  * a thread (see enc_overwritten) */
-	const atomic_int *stop; /* rc.stop of the encoding: set by another
-			  * thread when the check must end (NULL: never) */
+	struct memlimit *limit; /* rc.limit of the encoding: the check's
+			  * memory limit (NULL: none) */
 	long max_memory_kb; /* --max-memory: refuse before building when the
 			  * encoding cannot fit (0: no limit) */
 };

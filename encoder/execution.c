@@ -527,7 +527,7 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	Z3_ast_vector_inc_ref(z, enc->drop);
 	rel_ctx_init(&enc->rc, z, 0, NULL, enc->arena);
 	enc->rc.deadline = opt->deadline;
-	enc->rc.stop = opt->stop;
+	enc->rc.limit = opt->limit;
 	enc->coherent = opt->coherent;
 	enc->bits_linear = enc_bits_linear(prog);
 	enc->values = values_analyse(prog);

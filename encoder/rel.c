@@ -9,6 +9,7 @@
 
 #include "common/arena.h"
 #include "common/clock.h"
+#include "common/memlimit.h"
 #include "common/xalloc.h"
 #include "encoder/pattern.h"
 
@@ -279,6 +280,8 @@ rel_t rel_id(struct rel_ctx *rc, set_t s)
 rel_t rel_cross(struct rel_ctx *rc, set_t a, set_t b)
 {
 	rel_t r = rel_new(rc);
+	if (rel_gave_up(rc))
+		return r;
 	for (int i = 0; i < rc->n; i++)
 		if (a[i])
 			for (int j = 0; j < rc->n; j++)
@@ -288,6 +291,8 @@ rel_t rel_cross(struct rel_ctx *rc, set_t a, set_t b)
 
 rel_t rel_union(struct rel_ctx *rc, rel_t a, rel_t b)
 {
+	if (rel_gave_up(rc))
+		return rel_new(rc);
 	return pointwise(rc, rel_new(rc), a, b, (size_t)rc->n * (size_t)rc->n, 0);
 }
 
@@ -298,12 +303,16 @@ rel_t rel_union3(struct rel_ctx *rc, rel_t a, rel_t b, rel_t c)
 
 rel_t rel_inter(struct rel_ctx *rc, rel_t a, rel_t b)
 {
+	if (rel_gave_up(rc))
+		return rel_new(rc);
 	return pointwise(rc, rel_new(rc), a, b, (size_t)rc->n * (size_t)rc->n, 1);
 }
 
 rel_t rel_diff(struct rel_ctx *rc, rel_t a, rel_t b)
 {
 	rel_t r = rel_new(rc);
+	if (rel_gave_up(rc))
+		return r;
 	size_t nn = (size_t)rc->n * (size_t)rc->n;
 	for (size_t i = 0; i < nn; i++) {
 		if (!a[i] || !b[i])
@@ -316,12 +325,12 @@ rel_t rel_diff(struct rel_ctx *rc, rel_t a, rel_t b)
 	return r;
 }
 
-/* Past the deadline (--timeout) or told to stop (the memory limit): the
- * costly operations stop early and the caller reports a time-out or the
+/* Past the deadline (--timeout) or over the memory limit: the
+ * costly operations (every one that makes terms) stop early and the caller reports a time-out or the
  * limit instead of asking anything. */
 int rel_gave_up(struct rel_ctx *rc)
 {
-	if (!rc->expired && (clock_past(rc->deadline) || (rc->stop && atomic_load(rc->stop))))
+	if (!rc->expired && (clock_past(rc->deadline) || memlimit_over(rc->limit, arena_bytes(rc->arena))))
 		rc->expired = 1;
 	return rc->expired;
 }
@@ -383,6 +392,8 @@ rel_t rel_opt(struct rel_ctx *rc, rel_t a)
 rel_t rel_restrict(struct rel_ctx *rc, set_t s1, rel_t a, set_t s2)
 {
 	rel_t r = rel_new(rc);
+	if (rel_gave_up(rc))
+		return r;
 	for (int i = 0; i < rc->n; i++) {
 		if (s1 && !s1[i])
 			continue;
@@ -405,6 +416,8 @@ rel_t rel_restrict(struct rel_ctx *rc, set_t s1, rel_t a, set_t s2)
 rel_t rel_name(struct rel_ctx *rc, rel_t a, const char *name)
 {
 	rel_t r = rel_new(rc);
+	if (rel_gave_up(rc))
+		return r;
 	size_t nn = (size_t)rc->n * (size_t)rc->n;
 	for (size_t i = 0; i < nn; i++) {
 		if (!a[i] || rel_is_true(rc, a[i]) ||

@@ -26,8 +26,9 @@
 #ifndef LKMMC_REL_H
 #define LKMMC_REL_H
 
-#include <stdatomic.h>
 #include <z3.h>
+
+struct memlimit;
 
 struct arena;
 
@@ -47,10 +48,9 @@ struct rel_ctx {
 	double deadline;        /* CLOCK_MONOTONIC seconds (common/clock.h)
 				 * after which sequence and closure give up
 				 * with partial results; 0: never */
-	const atomic_int *stop; /* set by another thread when the check
-				 * must end (common/memwatch.h: the memory
-				 * limit); read as the deadline is; NULL:
-				 * never */
+	struct memlimit *limit; /* the check's memory limit
+				 * (common/memlimit.h), asked as the deadline
+				 * is; NULL: none */
 	int expired;            /* 1 once one did (deadline or stop): what
 				 * was built since is incomplete and must not
 				 * be asked */
@@ -64,7 +64,7 @@ typedef Z3_ast *rel_t; /* n*n formulas (row-major), NULL = false */
 void rel_ctx_init(struct rel_ctx *rc, Z3_context z, int n, const Z3_ast *guard,
 		  struct arena *arena);
 void rel_ctx_fini(struct rel_ctx *rc);
-/* Past the deadline, or told to stop (rc->stop): sets rc->expired and
+/* Past the deadline, or over the memory limit (rc->limit): sets rc->expired and
  * returns 1; the long loops of the encoder ask this every few rows. */
 int rel_gave_up(struct rel_ctx *rc);
 

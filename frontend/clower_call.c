@@ -102,6 +102,46 @@ static int exit_call(struct lw *w, CXCursor c, const char *name, struct bb *b)
 	return cl_leave_frame(w, b, s);
 }
 
+/* Does a call of this name print (no effect on the memory the model
+ * sees)? */
+int cl_is_print(const char *name)
+{
+	static const char *const print[] = {
+		"printf", "fprintf", "puts", "fputs", "putchar", "perror",
+		"fflush", NULL,
+	};
+	for (int i = 0; print[i]; i++)
+		if (strcmp(name, print[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* printf(...) and the like in a program's thread: only its arguments'
+ * accesses count (a string, a FILE * are not memory of the model); its
+ * value, when used, is 0. */
+static int print_call(struct lw *w, CXCursor c, struct bb *b, int dst,
+		      struct src s, struct ir_expr **val)
+{
+	int nargs = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < nargs; i++) {
+		CXCursor a = cl_strip(w, clang_Cursor_getArgument(c, (unsigned)i));
+		CXType t = clang_getCanonicalType(clang_getCursorType(a));
+		CXType pt = clang_getCanonicalType(clang_getPointeeType(t));
+		if (clang_getCursorKind(a) == CXCursor_StringLiteral ||
+		    (t.kind == CXType_Pointer && (pt.kind == CXType_Record ||
+		     pt.kind == CXType_Char_S || pt.kind == CXType_Char_U)))
+			continue; /* a string, a FILE * */
+		if (!cl_rv(w, a, b))
+			return 0;
+	}
+	if (dst == DST_VALUE)
+		dst = cl_temp(w, s.pos);
+	if (dst >= 0)
+		cl_emit(w, b, IR_ASSIGN, s, dst)->a = cl_mk_const(w, 0, s.pos);
+	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
+	return 1;
+}
+
 /* Inline a call of helper def: parameters become registers (or stand for
  * the address or constant passed), the body is lowered in place, and a
  * return that is not the body's last statement leaves a one-pass IR_LOOP
@@ -301,6 +341,8 @@ static int other_call(struct lw *w, CXCursor c, const char *name, struct bb *b,
 				 "and joins threads in main only", name);
 	if (w->t->program && ends_path(name))
 		return exit_call(w, c, name, b);
+	if (w->t->program && cl_is_print(name))
+		return print_call(w, c, b, dst, s, val);
 	static const char *const alloc[] = {
 		"kmalloc", "kzalloc", "kcalloc", "kmalloc_array",
 		"vmalloc", "vzalloc", "kvmalloc", "kmem_cache_alloc",
@@ -315,6 +357,16 @@ static int other_call(struct lw *w, CXCursor c, const char *name, struct bb *b,
 					 w->t->program ? "global variables"
 					 : "shared locations in the init "
 					 "block");
+	CXFile decl_file = NULL;
+	clang_getFileLocation(clang_getCursorLocation(callee), &decl_file,
+			      NULL, NULL, NULL);
+	if (w->t->program && ck == CXCursor_FunctionDecl && decl_file &&
+	    !clang_File_isEqual(decl_file, w->t->main_file)) /* a header's */
+		return cl_err_at(w, c, "'%s' is not modelled: a program may call "
+				 "the kernel primitives of <lkmm.h>, its own "
+				 "functions, abort(), exit() and printing "
+				 "(printf, fprintf, puts: no effect on memory)",
+				 name);
 	return cl_err_at(w, c, "unknown kernel primitive '%s' (lkmmc "
 			 "knows the macros of linux-kernel.def and "
 			 "atomic_add_unless)", name);

@@ -729,6 +729,10 @@ struct ir_expr *cl_lv_addr(struct lw *w, CXCursor c, struct bb *b)
 		struct ir_expr *ix = obj ? cl_rv(w, kid[1], b) : NULL;
 		if (!ix)
 			return NULL;
+		/* a[N - 1] in a program: main's asserts read the element */
+		long v;
+		if (w->t->program && ix->kind != IR_E_CONST && cl_fold(ix, &v))
+			ix = cl_mk_const(w, v, ix->pos);
 		if (ix->kind != IR_E_CONST)
 			return index_choice(w, e, b, obj, ix, n, tname);
 		if (ix->num < 0 || ix->num >= n) {

@@ -145,6 +145,12 @@ int cl_expr_kids(struct lw *w, CXCursor c, CXCursor *out, int max);
 CXCursor cl_strip(struct lw *w, CXCursor c);
 /* Read e as an operator expression into *f (f->nkids 0 when it is not). */
 void cl_opform(struct lw *w, CXCursor e, struct opform *f);
+/* clower_call.c: does a call of this name print (printf, puts, ...: no
+ * effect on the memory the model sees)? */
+int cl_is_print(const char *name);
+/* The value of a pure expression of constants (after cl_rv): 1 and *v,
+ * or 0 when it is not one. */
+int cl_fold(const struct ir_expr *e, long *v);
 /* Is op an assignment operator ("=", "+=", ...)? */
 int cl_is_assign_op(const char *op);
 /* The IR binary operator spelled op; 0 when there is none. */

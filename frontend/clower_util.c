@@ -21,6 +21,60 @@
 #error "lkmmc needs libclang 17 or later (operator kinds); set LLVM_DIR"
 #endif
 
+/* The value of a pure expression of constants (after cl_rv): 1 and *v, or
+ * 0 when it is not one. */
+int cl_fold(const struct ir_expr *e, long *v)
+{
+	long a, b, c;
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case IR_E_CONST:
+		*v = e->num;
+		return 1;
+	case IR_E_UNARY:
+		if (!cl_fold(e->a, &a))
+			return 0;
+		*v = e->op == IR_NEG ? -a : e->op == IR_LNOT ? !a : ~a;
+		return 1;
+	case IR_E_COND:
+		if (!cl_fold(e->a, &a) || !cl_fold(e->b, &b) || !cl_fold(e->c, &c))
+			return 0;
+		*v = a ? b : c;
+		return 1;
+	case IR_E_BINARY:
+		if (!cl_fold(e->a, &a) || !cl_fold(e->b, &b))
+			return 0;
+		switch ((enum ir_binop)e->op) {
+		case IR_ADD: *v = a + b; return 1;
+		case IR_SUB: *v = a - b; return 1;
+		case IR_MUL: *v = a * b; return 1;
+		case IR_DIV: if (!b) return 0; *v = a / b; return 1;
+		case IR_MOD: if (!b) return 0; *v = a % b; return 1;
+		case IR_BAND: *v = a & b; return 1;
+		case IR_BOR: *v = a | b; return 1;
+		case IR_BXOR: *v = a ^ b; return 1;
+		case IR_SHL: *v = (long)((unsigned long)a << (b & 63)); return 1;
+		case IR_SHR: *v = a >> (b & 63); return 1;
+		case IR_EQ: *v = a == b; return 1;
+		case IR_NE: *v = a != b; return 1;
+		case IR_LT: *v = a < b; return 1;
+		case IR_LE: *v = a <= b; return 1;
+		case IR_GT: *v = a > b; return 1;
+		case IR_GE: *v = a >= b; return 1;
+		case IR_LAND: *v = a && b; return 1;
+		case IR_LOR: *v = a || b; return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The value of expression c in main, without any access: a constant or
+ * a global's address, into *out.  0 (no error recorded) when it is not
+ * one; -1 when lowering it failed (error recorded). */
+
 /* --- positions and text ------------------------------------------------ */
 
 /* Offset in the virtual file of a location; (size_t)-1 in another file

@@ -52,62 +52,42 @@
 
 /* --- small tools ------------------------------------------------------ */
 
-/* The value of a pure expression of constants (after cl_rv): 1 and *v, or
- * 0 when it is not one. */
-static int fold(const struct ir_expr *e, long *v)
+/* Does c read a local of main that holds a final value (its binding
+ * being the constant it held before)? */
+struct reads_final {
+	struct cprog *pc; /* the program */
+	int found;        /* 1 once one is read */
+};
+
+static enum CXChildVisitResult find_final_local(CXCursor c, CXCursor parent,
+						CXClientData data)
 {
-	long a, b, c;
-	if (!e)
-		return 0;
-	switch (e->kind) {
-	case IR_E_CONST:
-		*v = e->num;
-		return 1;
-	case IR_E_UNARY:
-		if (!fold(e->a, &a))
-			return 0;
-		*v = e->op == IR_NEG ? -a : e->op == IR_LNOT ? !a : ~a;
-		return 1;
-	case IR_E_COND:
-		if (!fold(e->a, &a) || !fold(e->b, &b) || !fold(e->c, &c))
-			return 0;
-		*v = a ? b : c;
-		return 1;
-	case IR_E_BINARY:
-		if (!fold(e->a, &a) || !fold(e->b, &b))
-			return 0;
-		switch ((enum ir_binop)e->op) {
-		case IR_ADD: *v = a + b; return 1;
-		case IR_SUB: *v = a - b; return 1;
-		case IR_MUL: *v = a * b; return 1;
-		case IR_DIV: if (!b) return 0; *v = a / b; return 1;
-		case IR_MOD: if (!b) return 0; *v = a % b; return 1;
-		case IR_BAND: *v = a & b; return 1;
-		case IR_BOR: *v = a | b; return 1;
-		case IR_BXOR: *v = a ^ b; return 1;
-		case IR_SHL: *v = (long)((unsigned long)a << (b & 63)); return 1;
-		case IR_SHR: *v = a >> (b & 63); return 1;
-		case IR_EQ: *v = a == b; return 1;
-		case IR_NE: *v = a != b; return 1;
-		case IR_LT: *v = a < b; return 1;
-		case IR_LE: *v = a <= b; return 1;
-		case IR_GT: *v = a > b; return 1;
-		case IR_GE: *v = a >= b; return 1;
-		case IR_LAND: *v = a && b; return 1;
-		case IR_LOR: *v = a || b; return 1;
-		}
-		return 0;
-	default:
-		return 0;
-	}
+	(void)parent;
+	struct reads_final *rf = data;
+	struct cprog *pc = rf->pc;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+		for (int i = 0; i < pc->nfl && !rf->found; i++)
+			rf->found = clang_equalCursors(pc->fl[i].decl,
+						       clang_getCursorReferenced(c));
+	return rf->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* The value of expression c in main, without any access: a constant or
- * a global's address, into *out.  0 (no error recorded) when it is not
- * one; -1 when lowering it failed (error recorded). */
+static int reads_final_local(struct cprog *pc, CXCursor c)
+{
+	struct reads_final rf = { pc, 0 };
+	if (!pc->nfl)
+		return 0;
+	find_final_local(c, c, &rf);
+	if (!rf.found)
+		clang_visitChildren(c, find_final_local, &rf);
+	return rf.found;
+}
+
 int cprog_main_value(struct cprog *pc, CXCursor c, struct ir_value *out)
 {
 	struct bb b = {0};
+	if (reads_final_local(pc, c))
+		return 0;
 	struct ir_expr *e = cl_rv(&pc->w, c, &b);
 	int n = b.n;
 	if (!e)
@@ -121,7 +101,7 @@ int cprog_main_value(struct cprog *pc, CXCursor c, struct ir_value *out)
 		out->num = 0;
 		return 1;
 	}
-	if (!fold(e, &v))
+	if (!cl_fold(e, &v))
 		return 0;
 	out->kind = IR_VAL_INT;
 	out->num = v;
@@ -189,7 +169,73 @@ static int in_builtin(CXCursor c)
 
 /* --- main --------------------------------------------------------------- */
 
+int cprog_all_joined(const struct cprog *pc)
+{
+	int all = pc->nth > 0 && pc->phase == PH_JOIN;
+	for (int i = 0; i < pc->nh; i++)
+		all &= pc->h[i].joined;
+	return all;
+}
+
+/* The final-state expression local decl of main was last given, or NULL. */
+static struct final_local *final_local(struct cprog *pc, CXCursor decl)
+{
+	for (int i = 0; i < pc->nfl; i++)
+		if (clang_equalCursors(pc->fl[i].decl, decl))
+			return &pc->fl[i];
+	return NULL;
+}
+
+CXCursor cprog_final_alias(struct cprog *pc, CXCursor e)
+{
+	CXCursor x = cl_strip(&pc->w, e);
+	for (int depth = 0; depth <= pc->nfl; depth++) {
+		struct final_local *f =
+			clang_getCursorKind(x) == CXCursor_DeclRefExpr
+			? final_local(pc, clang_getCursorReferenced(x)) : NULL;
+		if (!f)
+			break;
+		x = cl_strip(&pc->w, f->expr);
+	}
+	return x;
+}
+
+/* Local decl of main is given expression e over the final state (after
+ * every join; main's asserts read e through it). */
+static int give_final(struct cprog *pc, CXCursor decl, CXCursor e)
+{
+	if (!cprog_all_joined(pc))
+		return cl_err_at(&pc->w, e, "main reads the globals into its "
+			      "locals after every thread is joined only (their "
+			      "final values); before that, read them in a thread");
+	if (final_local(pc, decl))
+		return cl_err_at(&pc->w, e, "'%s' was already given a final "
+			      "value: give each local of main one (or assert "
+			      "on the globals directly)", cl_spell(&pc->w, decl));
+	pc->fl = fe_reserve(pc->fe->arena, pc->fl, sizeof *pc->fl, pc->nfl,
+			    &pc->flcap);
+	pc->fl[pc->nfl++] = (struct final_local){ decl, e };
+	return 1;
+}
+
 static int main_stmt(struct cprog *pc, CXCursor c);
+
+/* The first call inside an expression that may change memory (not a
+ * load such as READ_ONCE(x)), into *(CXCursor *)data. */
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent,
+					 CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	CXString sp = clang_getCursorSpelling(c);
+	const struct kapi *k = kapi_find(NULL, clang_getCString(sp));
+	clang_disposeString(sp);
+	if (k && k->kind == K_LOAD)
+		return CXChildVisit_Continue;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
 
 /* The handle named by e ("t", "t[i]"), as a key; NULL with the error
  * recorded. */
@@ -326,46 +372,6 @@ static int do_join(struct cprog *pc, CXCursor c)
 
 /* --- main's statements --------------------------------------------------- */
 
-/* A store of main before the first pthread_create: the initial state. */
-static int init_store(struct cprog *pc, CXCursor c)
-{
-	struct bb b = {0};
-	int ok = cl_stmt(&pc->w, c, &b);
-	for (int i = 0; ok && i < b.n; i++) {
-		struct ir_instr *in = &b.v[i];
-		long v;
-		int l = in->op == IR_STORE && in->a->kind == IR_E_LOC
-			? in->a->loc : -1;
-		struct ir_value val = { IR_VAL_INT, 0, 0 };
-		if (l >= 0 && in->b->kind == IR_E_LOC) {
-			val.kind = IR_VAL_LOC;
-			val.loc = in->b->loc;
-		} else if (l >= 0 && fold(in->b, &v)) {
-			val.num = v;
-		} else {
-			ok = cl_err_at(&pc->w, c, "main's code before the first "
-				    "pthread_create makes the initial state: "
-				    "it may only store constants or addresses "
-				    "to globals (x = 1; WRITE_ONCE(x, 1); "
-				    "atomic_set(&v, 1)); move the rest into a "
-				    "thread");
-			break;
-		}
-		struct ir_location *loc = &pc->fe->prog->locs[l];
-		if (loc->kind == IR_LOC_SPINLOCK || loc->kind == IR_LOC_SRCU) {
-			ok = cl_err_at(&pc->w, c, "'%s' is %s and cannot be given an "
-				    "initial value", loc->name,
-				    fe_kind_name(loc->kind));
-			break;
-		}
-		loc->init = val;
-		pc->fe->locx[l].has_init = 1;
-		if (loc->kind == IR_LOC_INT && val.kind == IR_VAL_LOC)
-			loc->kind = IR_LOC_PTR;
-	}
-	return ok;
-}
-
 /* A local of main: a pthread_t (array) or an integer loop index. */
 static int main_decl(struct cprog *pc, CXCursor d)
 {
@@ -387,6 +393,13 @@ static int main_decl(struct cprog *pc, CXCursor d)
 		if (cprog_var_init(pc, k[i], &init)) {
 			struct ir_value iv;
 			int r = cprog_main_value(pc, init, &iv);
+			if (r == 0 && pc->phase == PH_INIT) /* int a = y + 1; */
+				r = cprog_init_value(pc, init, &iv);
+			if (r == 0 && pc->phase == PH_JOIN) { /* int a = x; */
+				if (!give_final(pc, k[i], init))
+					return 0;
+				continue;
+			}
 			if (r < 0)
 				return 0;
 			if (r == 0 || iv.kind != IR_VAL_INT)
@@ -468,8 +481,108 @@ static int main_for(struct cprog *pc, CXCursor c)
 	}
 }
 
+/* Is e a call of pthread_create (4 arguments) or pthread_join (2), whose
+ * result is tested: *fails is 1 when e is true when the call fails (call,
+ * call != 0), 0 when e is true when it succeeds (!call, call == 0).  The
+ * call into *call; 0 when e is no such test. */
+static int thread_call_test(struct cprog *pc, CXCursor e, CXCursor *call,
+			    int *fails)
+{
+	CXCursor x = cl_strip(&pc->w, e), zero;
+	struct opform f;
+	cl_opform(&pc->w, x, &f);
+	struct ir_value v;
+	if (f.nkids == 1 && strcmp(f.op, "!") == 0) {
+		if (!thread_call_test(pc, f.kid[0], call, fails))
+			return 0;
+		*fails = !*fails;
+		return 1;
+	}
+	if (f.nkids == 2 && (strcmp(f.op, "!=") == 0 || strcmp(f.op, "==") == 0)) {
+		int side = thread_call_test(pc, f.kid[0], call, fails) ? 1
+			 : thread_call_test(pc, f.kid[1], call, fails) ? 2 : 0;
+		zero = f.kid[side == 1 ? 1 : 0];
+		if (!side || cprog_main_value(pc, zero, &v) <= 0 ||
+		    v.kind != IR_VAL_INT || v.num != 0)
+			return 0;
+		if (f.op[0] == '=')
+			*fails = !*fails;
+		return 1;
+	}
+	if (f.nkids || clang_getCursorKind(x) != CXCursor_CallExpr)
+		return 0;
+	char *name = cprog_callee(pc, x);
+	int nargs = clang_Cursor_getNumArguments(x);
+	if (!((strcmp(name, "pthread_create") == 0 && nargs == 4) ||
+	      (strcmp(name, "pthread_join") == 0 && nargs == 2)))
+		return 0;
+	*call = x;
+	*fails = 1;
+	return 1;
+}
+
+/* Is statement c what a program does when a pthread call fails: abort(),
+ * exit(), return, an assertion, printing, or a block of these? */
+static int on_failure(struct cprog *pc, CXCursor c)
+{
+	static const char *const ok[] = {
+		"abort", "exit", "_exit", "pthread_exit", "assert", "printf",
+		"fprintf", "puts", "fputs", "perror", NULL,
+	};
+	CXCursor *k, x = cl_strip(&pc->w, c);
+	int n;
+	switch (clang_getCursorKind(x)) {
+	case CXCursor_CompoundStmt:
+		n = ctu_kids(pc->t, x, &k);
+		for (int i = 0; i < n; i++)
+			if (!on_failure(pc, k[i]))
+				return 0;
+		return 1;
+	case CXCursor_ReturnStmt:
+	case CXCursor_NullStmt:
+		return 1;
+	case CXCursor_CallExpr: {
+		char *name = cprog_callee(pc, x);
+		for (int i = 0; ok[i]; i++)
+			if (strcmp(name, ok[i]) == 0)
+				return 1;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* if (pthread_create(...)) abort(); and the like: the call, which never
+ * fails in the model, and its failure branch, never taken.  0 with no
+ * error recorded when c is no such if. */
+static int checked_thread_call(struct cprog *pc, CXCursor c, int *done)
+{
+	CXCursor *k, call;
+	int n = ctu_kids(pc->t, c, &k), fails;
+	*done = 0;
+	if (n < 2 || n > 3 || !thread_call_test(pc, k[0], &call, &fails))
+		return 1;
+	*done = 1;
+	CXCursor taken = fails ? k[1] : k[2], other = fails ? k[2] : k[1];
+	if ((n == 3 || !fails) && (n < 3 || !on_failure(pc, taken)))
+		return cl_err_at(&pc->w, c, "lkmmc's threads are always created "
+			      "and joined: write the call on its own "
+			      "(pthread_create(&t, NULL, f, NULL);) or test it "
+			      "with if (pthread_create(...)) abort();");
+	if (n == 2 && !on_failure(pc, taken))
+		return cl_err_at(&pc->w, taken, "the branch taken when %s fails "
+			      "never runs (lkmmc's threads are always created "
+			      "and joined); it may only abort(), exit(), return "
+			      "or print", cprog_callee(pc, call));
+	if (!main_stmt(pc, call))
+		return 0;
+	return n == 2 || main_stmt(pc, other);
+}
+
 static int main_stmt(struct cprog *pc, CXCursor c)
 {
+	int done, ok, fails;
 	CXCursor *k;
 	int n;
 	switch (clang_getCursorKind(c)) {
@@ -487,6 +600,11 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 		return 1;
 	case CXCursor_ReturnStmt:
 		return 1;
+	case CXCursor_IfStmt:
+		ok = checked_thread_call(pc, c, &done);
+		if (done)
+			return ok;
+		break;
 	default:
 		break;
 	}
@@ -499,11 +617,41 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 			return do_create(pc, x);
 		if (strcmp(name, "pthread_join") == 0 && nargs == 2)
 			return do_join(pc, x);
+		CXCursor call;
+		if (cl_is_print(name)) {
+			CXCursor kcall = clang_getNullCursor();
+			clang_visitChildren(x, find_call, &kcall);
+			if (clang_Cursor_isNull(kcall))
+				return 1; /* printing: nothing the model sees */
+			return cl_err_at(&pc->w, kcall, "main may print values "
+				      "(x, READ_ONCE(x)), not calls that change "
+				      "memory: '%s' in %s() would run in main; call "
+				      "it in a thread", cl_src_of(&pc->w, kcall).text,
+				      name);
+		}
+		if (kp && kp->kind == K_ASSERT && nargs == 1 &&
+		    thread_call_test(pc, clang_Cursor_getArgument(x, 0), &call,
+				     &fails) && fails == (kp->test == IR_NE))
+			return main_stmt(pc, call); /* assert(!pthread_join(...)) */
 		if (kp && kp->kind == K_ASSERT && nargs == 1)
 			return cprog_assert(pc, x, kp);
 	}
 	if (pc->phase == PH_INIT && clang_isExpression(clang_getCursorKind(c)))
-		return init_store(pc, c);
+		return cprog_init_store(pc, c);
+	struct opform f;
+	cl_opform(&pc->w, x, &f);
+	CXCursor lhs = f.nkids == 2 ? cl_strip(&pc->w, f.kid[0]) : x;
+	if (pc->phase == PH_JOIN && strcmp(f.op, "=") == 0 &&
+	    clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+	    main_local(pc, clang_getCursorReferenced(lhs)))
+		return give_final(pc, clang_getCursorReferenced(lhs), f.kid[1]);
+	if (pc->phase == PH_SPAWN && cl_is_assign_op(f.op))
+		return cl_err_at(&pc->w, c, "main stores to globals before the "
+			      "first pthread_create only (the initial state): "
+			      "'%s' would run beside the threads; store before "
+			      "the threads start (fill an array of thread "
+			      "arguments in a loop of its own), or in a thread",
+			      cl_src_of(&pc->w, c).text);
 	return cl_err_at(&pc->w, c, "main may only initialise globals, create threads "
 		      "(also in loops with a constant bound), join them and "
 		      "assert on the final state; '%s' is none of these: move "
@@ -538,8 +686,9 @@ static int prog_diags(struct cprog *pc, CXTranslationUnit tu)
 			       "or define the function in the program";
 		else if (strstr(m, "file not found"))
 			hint = ": lkmmc builds in lkmm.h, pthread.h, assert.h, "
-			       "stdlib.h, stddef.h, stdint.h and stdbool.h; "
-			       "give other folders with -I";
+			       "stdlib.h, stddef.h, stdint.h, stdbool.h, "
+			       "stdio.h and string.h; give other folders "
+			       "with -I";
 		diag_error(pc->fe->d, file, (int)line, (int)col, "%s%s", m, hint);
 		clang_disposeString(fn);
 		clang_disposeString(msg);

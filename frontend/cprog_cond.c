@@ -31,7 +31,7 @@ static struct ir_cond *cond_node(struct cprog *pc, enum ir_cond_kind k,
  * element, READ_ONCE(x), atomic_read(&v), ...); -1 when e is none. */
 static int observed(struct cprog *pc, CXCursor e)
 {
-	CXCursor x = cl_strip(&pc->w, e);
+	CXCursor x = cprog_final_alias(pc, e);
 	enum CXCursorKind k = clang_getCursorKind(x);
 	struct ir_expr *a = NULL;
 	struct bb b = {0};
@@ -64,7 +64,7 @@ static struct ir_cond *to_cond(struct cprog *pc, CXCursor e);
  * recorded at the part that is none) when it is not such an expression. */
 static struct ir_expr *final_expr(struct cprog *pc, CXCursor e)
 {
-	CXCursor x = cl_strip(&pc->w, e);
+	CXCursor x = cprog_final_alias(pc, e);
 	struct src s = cl_src_of(&pc->w, x);
 	struct opform f;
 	enum ir_binop op;
@@ -149,7 +149,7 @@ static struct ir_cond *compare(struct cprog *pc, CXCursor at, CXCursor l,
 /* The final-state condition an assert's argument e states. */
 static struct ir_cond *to_cond(struct cprog *pc, CXCursor e)
 {
-	CXCursor x = cl_strip(&pc->w, e);
+	CXCursor x = cprog_final_alias(pc, e);
 	struct opform f;
 	struct ir_cond *n;
 	CXEvalResult ev = clang_getCursorKind(x) == CXCursor_IntegerLiteral
@@ -195,10 +195,7 @@ static struct ir_cond *to_cond(struct cprog *pc, CXCursor e)
 
 int cprog_assert(struct cprog *pc, CXCursor c, const struct kapi *k)
 {
-	int all = pc->nth > 0;
-	for (int i = 0; i < pc->nh; i++)
-		all &= pc->h[i].joined;
-	if (pc->phase != PH_JOIN || !all)
+	if (!cprog_all_joined(pc))
 		return cl_err_at(&pc->w, c, "%s in main before every thread is joined: "
 			      "main's asserts are checked on the final state; "
 			      "join all threads first, or move it into a thread",

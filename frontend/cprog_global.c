@@ -12,17 +12,14 @@
 #include "ctu.h"
 #include "fe.h"
 
-/* The initialiser of VarDecl v, if any. */
+/* The initialiser of VarDecl v, if any (not the size of an array: an
+ * expression among v's children too). */
 int cprog_var_init(struct cprog *pc, CXCursor v, CXCursor *init)
 {
-	CXCursor *k;
-	int n = ctu_kids(pc->t, v, &k);
-	for (int i = n - 1; i >= 0; i--)
-		if (clang_isExpression(clang_getCursorKind(k[i]))) {
-			*init = k[i];
-			return 1;
-		}
-	return 0;
+	(void)pc;
+	*init = clang_Cursor_getVarDeclInitializer(v);
+	return !clang_Cursor_isNull(*init) &&
+	       clang_isExpression(clang_getCursorKind(*init));
 }
 
 /* Set the initial value of location l from expression e. */

@@ -1,7 +1,8 @@
 /*
  * cprog_int.h - what the files reading a whole C program share
  * (cprog.c: main and the translation unit; cprog_global.c: the globals;
- * cprog_cond.c: main's final asserts): the state of reading one program
+ * cprog_init.c: main's initial stores; cprog_cond.c: main's final
+ * asserts): the state of reading one program
  * and its small tools.  Not a public interface: cparse.h is.
  */
 #ifndef LKMMC_CPROG_INT_H
@@ -34,6 +35,13 @@ enum phase {
 	PH_JOIN,  /* joining them (and asserting on the end state) */
 };
 
+/* A local of main given a value over the final state after the joins
+ * (int a = READ_ONCE(x);): main's asserts read that expression. */
+struct final_local {
+	CXCursor decl; /* the local */
+	CXCursor expr; /* what it was last given */
+};
+
 /* The state of reading one program. */
 struct cprog {
 	struct ctu *t;                  /* the TU */
@@ -50,6 +58,8 @@ struct cprog {
 	int nas, ascap;                 /* count, room */
 	int exits[MAX_THREADS];         /* per thread: 1 + the register its
 					 * abort()/exit() sets, 0: none */
+	struct final_local *fl;         /* main's locals read after the joins */
+	int nfl, flcap;                 /* count, room */
 };
 
 /* The value of expression c in main, without any access: a constant or
@@ -63,10 +73,23 @@ int cprog_is_handle_type(const char *ty);
 /* The spelling of c's type. */
 char *cprog_type_of(struct cprog *pc, CXCursor c);
 
+/* Has every thread main created been joined? */
+int cprog_all_joined(const struct cprog *pc);
+/* e, or when e names a local of main given a final-state expression
+ * after the joins, that expression (followed through such locals). */
+CXCursor cprog_final_alias(struct cprog *pc, CXCursor e);
+
 /* cprog_global.c: the initialiser of VarDecl v, if any. */
 int cprog_var_init(struct cprog *pc, CXCursor v, CXCursor *init);
 /* cprog_global.c: declare the file-scope variable v as a shared location. */
 int cprog_declare_global(struct cprog *pc, CXCursor v);
+/* cprog_init.c: main's statement c before the first pthread_create, run
+ * on the initial state (stores set it). */
+int cprog_init_store(struct cprog *pc, CXCursor c);
+/* cprog_init.c: the value of expression e of main before the first
+ * pthread_create, reading the globals' initial values, into *out; 0 (no
+ * error recorded) when it is none, -1 on an error (recorded). */
+int cprog_init_value(struct cprog *pc, CXCursor e, struct ir_value *out);
 /* cprog_cond.c: main's assert() or BUG_ON() call c (k: which), checked on
  * the final state. */
 int cprog_assert(struct cprog *pc, CXCursor c, const struct kapi *k);

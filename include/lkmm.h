@@ -29,6 +29,7 @@ typedef int s32;
 typedef long long s64;
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h> /* intptr_t, as GenMC's headers give it */
 
 /* atomic_t, atomic_long_t (atomic64_t is atomic_long_t): one location
  * each.  ATOMIC_INIT(i) gives its initial value. */

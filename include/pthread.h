@@ -8,6 +8,8 @@
 #ifndef LKMMC_PTHREAD_H
 #define LKMMC_PTHREAD_H
 
+#include <stdint.h> /* intptr_t for a thread's index, as GenMC's */
+
 typedef unsigned long pthread_t;
 typedef struct { int lkmmc_attr; } pthread_attr_t;
 typedef struct { int lkmmc_mutex; } pthread_mutex_t;

@@ -297,8 +297,77 @@ static int find(const struct check_options *opt, const struct problem *p,
 	return any;
 }
 
+int bounds_assert_sites(const struct encoding *enc)
+{
+	int n = 0;
+	for (int i = 0; i < enc->nasserts; i++) {
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = enc->asserts[j].instr == enc->asserts[i].instr &&
+			       enc->asserts[j].thread == enc->asserts[i].thread;
+		n += !seen;
+	}
+	return n;
+}
+
+/* A hang is an execution where every path stopped at a bound spins for
+ * good: one still making progress, or stuttering on a value that a later
+ * write replaces, is only cut short. */
+static Z3_ast all_spin_of(const struct encoding *enc)
+{
+	Z3_context z = enc->z;
+	Z3_ast all_spin = Z3_mk_true(z);
+	for (int i = 0; i < enc->nbounds; i++)
+		all_spin = z3u_and2(z, all_spin, Z3_mk_implies(z, enc->bounds[i].reach,
+							   spins(enc, &enc->bounds[i])));
+	return all_spin;
+}
+
+Z3_ast bounds_anything(const struct problem *p, int *kinds)
+{
+	Z3_context z = p->z;
+	const struct encoding *enc = p->enc;
+	Z3_ast all_spin = all_spin_of(enc);
+	Z3_ast kind[3] = {Z3_mk_false(z), Z3_mk_false(z), Z3_mk_false(z)};
+	for (int i = 0; i < enc->nasserts; i++)
+		kind[0] = z3u_or2(z, kind[0], enc->asserts[i].fails);
+	for (int i = 0; i < enc->nbounds; i++) {
+		kind[1] = z3u_or2(z, kind[1], cut_off(enc, &enc->bounds[i]));
+		kind[2] = z3u_or2(z, kind[2], z3u_and2(z, enc->bounds[i].reach, all_spin));
+	}
+	*kinds = 0;
+	for (int k = 0; k < 3; k++) {
+		kind[k] = Z3_simplify(z, kind[k]);
+		*kinds += Z3_get_bool_value(z, kind[k]) != Z3_L_FALSE;
+	}
+	return Z3_mk_or(z, 3, kind);
+}
+
+/* Whether no execution fails an assertion, is cut off at a bound or
+ * hangs (all_spin: every path stopped at a bound spins), asked as one
+ * question under symmetry breaking (each of the three is invariant under
+ * renaming interchangeable threads, so their disjunction is).  A correct
+ * program's three "none" answers then cost one proof instead of three:
+ * the per-thread ticket lock of 6 threads spent 4.2 s proving no
+ * assertion fails and 3.6 s more that nothing hangs.  Asked only when
+ * there are two kinds of finding or more; a "yes" or a time-out leaves
+ * the questions to find(). */
+static int nothing_found(const struct problem *p, Z3_solver slv)
+{
+	Z3_context z = p->z;
+	int kinds;
+	Z3_ast any = bounds_anything(p, &kinds);
+	if (kinds < 2)
+		return 0;
+	Z3_solver_push(z, slv);
+	symmetry_break(p->enc, slv);
+	Z3_lbool r = problem_ask(p, slv, any);
+	Z3_solver_pop(z, slv, 1);
+	return r == Z3_L_FALSE;
+}
+
 int bounds_report(const struct check_options *opt, const struct problem *p,
-		  Z3_solver slv, FILE *out, FILE *err)
+		  Z3_solver slv, int clean, FILE *asserts, FILE *out, FILE *err)
 {
 	Z3_context z = p->z;
 	const struct encoding *enc = p->enc;
@@ -317,15 +386,18 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 	int found = 0, n, r;
 	double t[4];
 	t[0] = clock_now();
+	Z3_ast all_spin = all_spin_of(enc);
+	clean = clean || nothing_found(p, slv);
 
 	n = 0;
 	for (int i = 0; i < enc->nasserts; i++)
 		n = add_site(enc, s, n, enc->asserts[i].instr, enc->asserts[i].thread,
 			     enc->asserts[i].fails);
-	r = find(opt, p, slv, s, n, F_ASSERT, 1, out, err);
+	r = clean ? 0 : find(opt, p, slv, s, n, F_ASSERT, 1, asserts, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_ASSERT_FAILS : 0;
-	if (r == 0 && n > 0)
-		fprintf(out, "Assertions: none of %d can fail\n\n", n);
+	/* A program's answer says it with main's asserts counted in. */
+	if (r == 0 && n > 0 && !enc->prog->is_program)
+		fprintf(asserts, "Assertions: none of %d can fail\n\n", n);
 	t[1] = clock_now();
 
 	n = 0;
@@ -333,22 +405,15 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     cut_off(enc, &enc->bounds[i]));
 	/* After a time-out the next questions would time out too. */
-	r = r < 0 ? r : find(opt, p, slv, s, n, F_CUT, 0, out, err);
+	r = r < 0 ? r : clean ? 0 : find(opt, p, slv, s, n, F_CUT, 0, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
 	t[2] = clock_now();
 
-	/* A hang is an execution where every path stopped at a bound spins
-	 * for good: one still making progress, or stuttering on a value that
-	 * a later write replaces, is only cut short. */
-	Z3_ast all_spin = Z3_mk_true(z);
-	for (int i = 0; i < enc->nbounds; i++)
-		all_spin = z3u_and2(z, all_spin, Z3_mk_implies(z, enc->bounds[i].reach,
-							   spins(enc, &enc->bounds[i])));
 	n = 0;
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     z3u_and2(z, enc->bounds[i].reach, all_spin));
-	r = r < 0 ? r : find(opt, p, slv, s, n, F_SPIN, 1, out, err);
+	r = r < 0 ? r : clean ? 0 : find(opt, p, slv, s, n, F_SPIN, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
 	if (opt->stats)
@@ -378,7 +443,7 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 
 int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		       const struct ir_program *prog, double deadline,
-		       const atomic_int *stop, int *unroll, struct diag *d)
+		       struct memlimit *limit, int *unroll, struct diag *d)
 {
 	int n = opt->unroll;
 	*unroll = n;
@@ -392,7 +457,7 @@ int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 	for (; n <= opt->unroll_auto; n++) {
 		*unroll = n;
 		struct problem p;
-		switch (problem_open(&p, z, prog, &probe, n, deadline, ENC_ARITH_GENERAL, stop, d)) {
+		switch (problem_open(&p, z, prog, &probe, n, deadline, ENC_ARITH_GENERAL, limit, d)) {
 		case PROBLEM_READY: break;
 		case PROBLEM_FAILED: return 0;
 		case PROBLEM_EXPIRED: return 1; /* gave up: the caller reports it */

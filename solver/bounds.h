@@ -6,7 +6,6 @@
 #ifndef LKMMC_BOUNDS_H
 #define LKMMC_BOUNDS_H
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <z3.h>
 
@@ -14,7 +13,9 @@
 #include "frontend/ir.h"
 
 struct problem;
+struct encoding;
 struct check_options;
+struct memlimit;
 
 /* What bounds_report found (bits). */
 enum {
@@ -29,25 +30,39 @@ enum {
 /* Whether prog has a loop or an assertion (else nothing to check). */
 int bounds_needed(const struct ir_program *prog);
 
+/* How many assertions the thread code of enc has (an unrolled loop's
+ * copies counted once). */
+int bounds_assert_sites(const struct encoding *enc);
+
 /* Ask about p's assertions and cut-off loops (consistent executions that
  * pass the filter, whatever the final condition), print a report to out
- * (after the herd7 block) and one warning a finding to err.  s holds
+ * (after the herd7 block) and one warning a finding to err.  The
+ * assertions' part goes to asserts (out itself for a litmus test; a
+ * program's answer puts it with main's asserts, and says "none of N can
+ * fail" itself, report.h).  s holds
  * p's PG_CONSISTENT groups but not herd7's cut (PG_CUT): the caller's
  * solver, asked before it adds the cut for the verdict, so that the
  * encoding is taken in once and an assertion that fails is found by the
  * first query.  s is left as it was found; no query runs past p's
- * deadline.  Returns the BOUNDS_* bits found. */
+ * deadline.  clean: the caller knows no finding is possible (nothing is
+ * asked).  Returns the BOUNDS_* bits found. */
 int bounds_report(const struct check_options *opt, const struct problem *p,
-		  Z3_solver s, FILE *out, FILE *err);
+		  Z3_solver s, int clean, FILE *asserts, FILE *out, FILE *err);
+
+/* Some execution fails an assertion, is cut off at a bound or hangs: the
+ * three findings' conditions as one (for a question asked before
+ * bounds_report, which is then told clean: none of them can happen), in
+ * *kinds how many of the three are not false by construction. */
+Z3_ast bounds_anything(const struct problem *p, int *kinds);
 
 /* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
  * at which no consistent execution needs more iterations, in *unroll (the
  * limit when every bound is reached).  Returns 0 and fills d when the test
  * cannot be encoded.  Past deadline (0: none) it stops at the bound it
- * is trying, and so it does once *stop is set (the memory limit; NULL:
- * never). */
+ * is trying, and so it does once over limit (the memory limit; NULL:
+ * none). */
 int bounds_auto_unroll(const struct check_options *opt, Z3_context z,
 		       const struct ir_program *prog, double deadline,
-		       const atomic_int *stop, int *unroll, struct diag *d);
+		       struct memlimit *limit, int *unroll, struct diag *d);
 
 #endif

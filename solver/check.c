@@ -25,11 +25,12 @@
 
 #include "common/clock.h"
 #include "encoder/encoder.h"
+#include "encoder/z3util.h"
 #include "models/lkmm.h"
 #include "solver/bounds.h"
 #include "solver/cubes.h"
 #include "solver/herd7out.h"
-#include "common/memwatch.h"
+#include "common/memlimit.h"
 #include "solver/problem.h"
 #include "solver/report.h"
 #include "solver/states.h"
@@ -41,7 +42,7 @@ struct checker {
 	FILE *err;                /* where warnings go (stderr by default) */
 	int err_fd;               /* a copy of the process's standard error
 				   * as it was at the start, for the memory
-				   * limit's last word (memwatch.h) */
+				   * limit's last word (memlimit.h) */
 };
 
 struct checker *checker_new(const struct check_options *opt)
@@ -77,31 +78,33 @@ void checker_free(struct checker *c)
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
 		  FILE *out, struct diag *d, double t0, enum enc_arith mode,
-		  const atomic_int *stop, int *retry);
+		  struct memlimit *limit, int *retry);
 
 /* One attempt in a fresh context (about 1 ms): terms of a non-reference-
  * counted context live until it is deleted, so a shared one would grow
- * over a batch of thousands of tests.  The memory limit is watched while
- * it runs; an attempt stopped by it reports the limit's error. */
+ * over a batch of thousands of tests.  The memory limit holds while it
+ * runs; an attempt stopped by it reports the limit's error. */
 static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 		   struct diag *d, double t0, enum enc_arith mode, int *retry)
 {
 	Z3_context z = problem_context(1);
-	struct memwatch w;
-	memwatch_start(&w, prog->file, c->opt.max_memory_mb * 1024L,
+	struct memlimit lim;
+	memlimit_begin(&lim, prog->file, c->opt.max_memory_mb * 1024L,
 		       c->opt.memory_exit ? c->opt.memory_exit : 1,
 		       c->err_fd >= 0 ? c->err_fd : STDERR_FILENO);
-	int ok = run_in(c, z, prog, out, d, t0, mode, &w.over, retry);
-	memwatch_stop(&w);
+	int ok = run_in(c, z, prog, out, d, t0, mode, &lim, retry);
+	memlimit_end(&lim);
 	Z3_del_context(z);
-	if (atomic_load(&w.over) && !ok) { /* an answer found in time stands */
+	if (lim.over && !ok) { /* an answer found within it stands */
 		*retry = 0;
 		*d = (struct diag){0};
 		return diag_error(d, prog->file, 0, 0,
-				  "too large for the memory limit: the resident set "
-				  "neared %ld MB (stopped after %.1f s); try "
-				  "--exists-only, a smaller --unroll, or --max-memory MB",
-				  c->opt.max_memory_mb, clock_now() - t0);
+				  "too large for the memory limit: %ld MB allowed, of "
+				  "which %ld MB were in use when the check began "
+				  "(stopped after %.1f s); try --exists-only, a smaller "
+				  "--unroll, or --max-memory MB",
+				  c->opt.max_memory_mb, lim.start_rss_kb / 1024,
+				  clock_now() - t0);
 	}
 	return ok;
 }
@@ -218,6 +221,9 @@ struct verdict {
 	struct cubes_stats cubes; /* what the cubes did, for --stats */
 	int raised[FL_COUNT];     /* the built-in model's flags raised */
 	int *cat_raised;          /* a read model's flags raised */
+	int clear;                /* a program: no execution violates a
+				   * final assert or raises a flag (one
+				   * question, nothing_bad) */
 };
 
 /* The final states, or in exists-only mode (and for programs) whether the
@@ -234,7 +240,7 @@ static int find_states(const struct check_options *opt, const struct problem *p,
 			v->reached = Z3_solver_get_model(z, s);
 			Z3_model_inc_ref(z, v->reached);
 		}
-		Z3_lbool no = problem_ask(p, s, Z3_mk_not(z, cond));
+		Z3_lbool no = v->clear ? Z3_L_FALSE : problem_ask(p, s, Z3_mk_not(z, cond));
 		v->pos = yes == Z3_L_TRUE;
 		v->neg = no == Z3_L_TRUE;
 		if (yes == Z3_L_UNDEF || no == Z3_L_UNDEF)
@@ -277,6 +283,8 @@ static int find_flags(const struct problem *p, Z3_solver s, struct verdict *v,
 		      struct diag *d)
 {
 	v->cat_raised = xcalloc((size_t)p->m.ncat_flags + 1, sizeof *v->cat_raised);
+	if (v->clear)
+		return 1; /* none can be raised */
 	for (int f = 0; f < FL_COUNT; f++)
 		if (!ask_flag(p, s, p->m.flag[f], &v->raised[f]))
 			return report_timed_out(d, p->prog, "checking flags");
@@ -333,30 +341,35 @@ static int print_extras(const struct check_options *opt, const struct problem *p
  * by the first query, and the verdict's queries then reuse the solver
  * (the encoding is taken in once).  herd7 prints "Loop" before Ok/No when
  * its bound cut executions; the report (*report, for after the block)
- * follows the block.  Returns bounds_report's bits. */
+ * follows the block.  A program's thread assertions go to *asserts
+ * instead: its answer shows them with main's asserts (report_program).
+ * Returns bounds_report's bits. */
 static int check_bounds(struct checker *c, const struct problem *p, Z3_solver s,
-			char **report)
+			int clean, char **report, char **asserts)
 {
-	size_t len = 0;
+	size_t len = 0, alen = 0;
 	FILE *rep = open_memstream(report, &len);
-	if (!rep)
+	FILE *as = open_memstream(asserts, &alen);
+	if (!rep || !as)
 		abort();
-	int found = bounds_report(&c->opt, p, s, rep, c->err);
+	int found = bounds_report(&c->opt, p, s, clean, p->prog->is_program ? as : rep,
+				  rep, c->err);
 	fclose(rep);
+	fclose(as);
 	return found;
 }
 
 /* The encoding, the model and the unroll bound of one attempt. */
 static enum problem_status open_problem(struct checker *c, Z3_context z,
 					const struct ir_program *prog, double deadline,
-					enum enc_arith mode, const atomic_int *stop,
+					enum enc_arith mode, struct memlimit *limit,
 					struct problem *p, struct diag *d)
 {
 	int unroll = c->opt.unroll;
 	if (c->opt.unroll_auto &&
-	    !bounds_auto_unroll(&c->opt, z, prog, deadline, stop, &unroll, d))
+	    !bounds_auto_unroll(&c->opt, z, prog, deadline, limit, &unroll, d))
 		return PROBLEM_FAILED;
-	return problem_open(p, z, prog, &c->opt, unroll, deadline, mode, stop, d);
+	return problem_open(p, z, prog, &c->opt, unroll, deadline, mode, limit, d);
 }
 
 static void print_stats(struct checker *c, const struct problem *p, const struct verdict *v,
@@ -393,16 +406,79 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 			v->cubes.rcu_stages);
 }
 
+/* A program's final asserts and flags as one question: whether no
+ * execution violates an assert or raises a flag.  A correct program's
+ * "no" to each then costs one proof instead of one a flag and one for
+ * the asserts (the per-thread ticket lock of 6 threads: 1.3 s and 0.7 s
+ * before).  Asked only when there are two such questions or more; a
+ * "yes" or a time-out leaves them to find_states and find_flags. */
+/* Some execution violates a final assert (cond false) or raises a flag
+ * not false by construction; *nq: how many such questions. */
+static Z3_ast verdict_bad(const struct problem *p, Z3_ast cond, int *nq)
+{
+	Z3_context z = p->z;
+	int cap = 1 + FL_COUNT + p->m.ncat_flags;
+	Z3_ast *q = xcalloc((size_t)cap, sizeof *q);
+	*nq = 0;
+	q[(*nq)++] = Z3_mk_not(z, cond);
+	for (int f = 0; f < FL_COUNT + p->m.ncat_flags; f++) {
+		Z3_ast flag = f < FL_COUNT ? p->m.flag[f] : p->m.cat_flag[f - FL_COUNT];
+		if (flag && Z3_get_bool_value(z, flag) != Z3_L_FALSE)
+			q[(*nq)++] = flag;
+	}
+	Z3_ast any = Z3_mk_or(z, (unsigned)*nq, q);
+	free(q);
+	return any;
+}
+
+static int nothing_bad(const struct problem *p, Z3_solver s, Z3_ast cond)
+{
+	int nq;
+	Z3_ast bad = verdict_bad(p, cond, &nq);
+	return nq >= 2 && problem_ask(p, s, bad) == Z3_L_FALSE;
+}
+
+/* A program's whole "can anything go wrong?" as one question, before
+ * the findings (bounds.h) and the verdict are asked one by one: a thread
+ * assertion, a cut-off loop or a hang (without herd7's cut, as
+ * bounds_report asks them), or, in an execution herd7's cut keeps, a
+ * final assert violated or a flag raised.  When none can, a correct
+ * program pays one proof for all (the per-index ticket lock of 6 threads:
+ * 5.9 s with one proof for the findings and one for the verdict, 4.7 s
+ * with this one).  Asked under symmetry breaking, as each of those
+ * questions is; only when there are two questions or more. */
+static int program_clean(const struct problem *p, Z3_solver s)
+{
+	Z3_context z = p->z;
+	const struct encoding *enc = p->enc;
+	int kinds, nq;
+	Z3_ast findings = bounds_anything(p, &kinds);
+	Z3_ast verdict = verdict_bad(p, enc_cond(enc, p->prog->cond), &nq);
+	if (kinds + nq < 2)
+		return 0;
+	Z3_ast cut = Z3_mk_true(z);
+	for (unsigned i = 0; i < Z3_ast_vector_size(z, enc->drop); i++)
+		cut = z3u_and2(z, cut, Z3_ast_vector_get(z, enc->drop, i));
+	Z3_solver_push(z, s);
+	symmetry_break(enc, s);
+	Z3_lbool r = problem_ask(p, s, z3u_or2(z, findings, z3u_and2(z, cut, verdict)));
+	Z3_solver_pop(z, s, 1);
+	return r == Z3_L_FALSE;
+}
+
 /* The answer to the test on s (bounds already asked, herd7's cut in):
- * states, flags, the output, what is shown beside it.  Returns 0 (d
- * filled) or 1; *program_bad: a program can fail. */
+ * states, flags, the output, what is shown beside it.  clean: a program
+ * is known to be (program_clean).  Returns 0 (d filled) or 1;
+ * *program_bad: a program can fail. */
 static int answer(struct checker *c, const struct problem *p, Z3_solver s, int found,
-		  double t[5], FILE *out, struct diag *d, int *program_bad)
+		  int clean, const char *asserts, double t[5], FILE *out, struct diag *d,
+		  int *program_bad)
 {
 	const struct ir_program *prog = p->prog;
 	struct verdict v = {.symmetric = symmetry_break(p->enc, s)};
 	Z3_ast cond = enc_cond(p->enc, prog->cond);
 	v.states = state_set_new(p->enc);
+	v.clear = clean || (prog->is_program && nothing_bad(p, s, cond));
 	int ok = find_states(&c->opt, p, s, cond, &v, d);
 	t[3] = clock_now();
 	ok = ok && find_flags(p, s, &v, d);
@@ -414,8 +490,8 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 	if (ok && p->enc->rc.expired)
 		ok = report_timed_out(d, prog, "building relations");
 	if (ok && prog->is_program)
-		ok = report_program(&c->opt, p, s, v.raised, found, v.pos > 0 || v.neg > 0,
-				    out, c->err, d, program_bad);
+		ok = report_program(&c->opt, p, s, v.raised, found, asserts,
+				    v.pos > 0 || v.neg > 0, out, c->err, d, program_bad);
 	else if (ok)
 		print_herd7(p, &v, found, t[0], out);
 	if (ok)
@@ -429,19 +505,20 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
 		  FILE *out, struct diag *d, double t0, enum enc_arith mode,
-		  const atomic_int *stop, int *retry)
+		  struct memlimit *limit, int *retry)
 {
 	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
 	struct problem p;
-	switch (open_problem(c, z, prog, deadline, mode, stop, &p, d)) {
+	switch (open_problem(c, z, prog, deadline, mode, limit, &p, d)) {
 	case PROBLEM_READY: break;
 	case PROBLEM_FAILED: return 0;
 	case PROBLEM_EXPIRED: return report_timed_out(d, prog, "encoding the test");
 	}
 	double t[5] = {t0, clock_now()}; /* start, encoded, bounds, states, flags */
 	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 1);
-	char *report = NULL;
-	int found = check_bounds(c, &p, s, &report);
+	char *report = NULL, *asserts = NULL;
+	int clean = prog->is_program && program_clean(&p, s);
+	int found = check_bounds(c, &p, s, clean, &report, &asserts);
 	t[2] = clock_now();
 	int ok = 0, program_bad = 0;
 	if ((found & BOUNDS_UNKNOWN) && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
@@ -450,7 +527,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	} else {
 		Z3_solver_push(z, s);
 		problem_assert(&p, s, PG_CUT);
-		ok = answer(c, &p, s, found, t, out, d, &program_bad);
+		ok = answer(c, &p, s, found, clean, asserts, t, out, d, &program_bad);
 		/* Past the deadline nothing is retried: the limit is the cause. */
 		if (!ok && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
 		    outside_fragment(z, s))
@@ -465,6 +542,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			ok |= CHECK_BOUND_LIMIT;
 	}
 	free(report);
+	free(asserts);
 	Z3_solver_dec_ref(z, s);
 	problem_close(&p);
 	return ok;

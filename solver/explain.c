@@ -21,6 +21,7 @@
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
 #include "solver/execution.h"
+#include "solver/problem.h"
 #include "common/xalloc.h"
 
 struct step {
@@ -463,7 +464,7 @@ static int explain_cat_axiom(struct expl *ex, int i, FILE *out)
 
 static Z3_lbool check_with(Z3_context z, Z3_solver s, Z3_ast *lits, int k)
 {
-	return Z3_solver_check_assumptions(z, s, (unsigned)k, lits);
+	return problem_check(z, s, (unsigned)k, lits);
 }
 
 /* The model's axioms: the built-in ones (AX_*) or a read model's. */

@@ -18,10 +18,10 @@ struct check_options {
 			     * cubes (solver/cubes.h): for cross-checking */
 	unsigned timeout_ms;/* time limit per test (and per query), 0: none */
 	long max_memory_mb; /* --max-memory: limit on the resident set while a
-			     * test is checked (common/memwatch.h), 0: none */
+			     * test is checked (common/memlimit.h), 0: none */
 	int memory_exit;    /* the process's exit status when the limit could
 			     * not be kept by stopping the check: 1, or
-			     * MEMWATCH_EXIT in a batch worker */
+			     * MEMLIMIT_EXIT in a batch worker */
 	int herd7_only;     /* herd7's options were used: print only what
 			     * herd7 prints (no witness with -speedcheck) */
 	int stats;          /* print encoding sizes and phase times to stderr */

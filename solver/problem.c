@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/arena.h"
 #include "common/clock.h"
+#include "common/memlimit.h"
 #include "solver/options.h"
 #include "solver/deadline.h"
 #include "solver/symmetry.h"
@@ -37,8 +39,12 @@ static Z3_params make_params(Z3_context z, const struct check_options *opt,
 	return p;
 }
 
+/* Z3 ran out of memory_max_size (common/memlimit.h): the limit's error.
+ * Anything else is a bug of lkmmc's. */
 static void on_z3_error(Z3_context z, Z3_error_code e)
 {
+	if (e == Z3_MEMOUT_FAIL)
+		memlimit_out_of_memory();
 	fprintf(stderr, "lkmmc: internal Z3 error: %s\n", Z3_get_error_msg(z, e));
 	abort();
 }
@@ -57,7 +63,7 @@ enum problem_status problem_open(struct problem *p, Z3_context z,
 				 const struct ir_program *prog,
 				 const struct check_options *opt, int unroll,
 				 double deadline, enum enc_arith arith,
-				 const atomic_int *stop, struct diag *d)
+				 struct memlimit *limit, struct diag *d)
 {
 	*p = (struct problem){.z = z, .prog = prog, .unroll = unroll,
 			      .deadline = deadline, .arith = arith,
@@ -67,7 +73,7 @@ enum problem_status problem_open(struct problem *p, Z3_context z,
 					* an axiom forbids: keep them all */
 				       .coherent = model_coherent(opt->model) &&
 						   !opt->explain,
-				       .stop = stop,
+				       .limit = limit,
 				       .max_memory_kb = opt->max_memory_mb * 1024L};
 	p->enc = encode_program(z, prog, &eopt, d);
 	if (!p->enc)
@@ -107,19 +113,33 @@ void problem_assert_range(Z3_context z, Z3_solver s, Z3_ast_vector v,
 		Z3_solver_assert(z, s, Z3_ast_vector_get(z, v, i));
 }
 
+/* problem_assert_range under the memory limit: a solver takes in what
+ * it is given at once, so a large encoding can pass the limit there.  It
+ * stops at the limit; problem_check then asks nothing more. */
+static void assert_limited(const struct problem *p, Z3_solver s, Z3_ast_vector v,
+			   unsigned from, unsigned to)
+{
+	const struct rel_ctx *rc = &p->enc->rc;
+	for (unsigned i = from; i < to; i += 256) {
+		if (memlimit_over(rc->limit, arena_bytes(rc->arena)))
+			return;
+		problem_assert_range(p->z, s, v, i, to - i > 256 ? i + 256 : to);
+	}
+}
+
 void problem_assert(const struct problem *p, Z3_solver s, unsigned groups)
 {
 	Z3_context z = p->z;
 	const struct encoding *enc = p->enc;
 	unsigned ndefs = Z3_ast_vector_size(z, enc->rc.defs);
 	if (groups & PG_FACTS)
-		problem_assert_range(z, s, enc->facts, 0, Z3_ast_vector_size(z, enc->facts));
+		assert_limited(p, s, enc->facts, 0, Z3_ast_vector_size(z, enc->facts));
 	if (groups & PG_CUT)
-		problem_assert_range(z, s, enc->drop, 0, Z3_ast_vector_size(z, enc->drop));
+		assert_limited(p, s, enc->drop, 0, Z3_ast_vector_size(z, enc->drop));
 	if (groups & PG_PROGRAM_DEFS)
-		problem_assert_range(z, s, enc->rc.defs, 0, enc->ndefs_program);
+		assert_limited(p, s, enc->rc.defs, 0, enc->ndefs_program);
 	if (groups & PG_MODEL_DEFS)
-		problem_assert_range(z, s, enc->rc.defs, enc->ndefs_program, ndefs);
+		assert_limited(p, s, enc->rc.defs, enc->ndefs_program, ndefs);
 	if (groups & PG_AXIOMS) {
 		for (int a = 0; a < AX_COUNT; a++)
 			if (p->m.axiom[a])
@@ -147,7 +167,17 @@ Z3_lbool problem_ask_until(Z3_context z, Z3_solver s, unsigned n, const Z3_ast *
 	if (clock_past(deadline))
 		return Z3_L_UNDEF;
 	deadline_arm(z, s, deadline);
-	return n ? Z3_solver_check_assumptions(z, s, n, a) : Z3_solver_check(z, s);
+	return problem_check(z, s, n, a);
+}
+
+Z3_lbool problem_check(Z3_context z, Z3_solver s, unsigned n, const Z3_ast *a)
+{
+	if (memlimit_stopped()) /* s may hold part of its formula */
+		return Z3_L_UNDEF;
+	Z3_lbool r = n ? Z3_solver_check_assumptions(z, s, n, a) : Z3_solver_check(z, s);
+	if (r == Z3_L_UNDEF)
+		memlimit_note_unknown(Z3_solver_get_reason_unknown(z, s));
+	return r;
 }
 
 Z3_lbool problem_ask(const struct problem *p, Z3_solver s, Z3_ast a)

@@ -9,7 +9,6 @@
 #ifndef LKMMC_PROBLEM_H
 #define LKMMC_PROBLEM_H
 
-#include <stdatomic.h>
 #include <z3.h>
 
 #include "common/diag.h"
@@ -18,6 +17,7 @@
 #include "models/lkmm.h"
 
 struct check_options;
+struct memlimit;
 
 /* A test of this many events or more is large: difference logic uses
  * Z3's simplex-based solver (arith.solver 5) rather than the dense one
@@ -66,7 +66,7 @@ struct problem {
 enum problem_status {
 	PROBLEM_READY,    /* encoded and modelled */
 	PROBLEM_FAILED,   /* cannot be checked: d says why */
-	PROBLEM_EXPIRED,  /* the deadline (or the memory limit's stop) came
+	PROBLEM_EXPIRED,  /* the deadline (or the memory limit) came
 			   * while it was built: nothing to ask */
 };
 
@@ -76,14 +76,20 @@ Z3_context problem_context(int models);
 
 /* Encode prog with loop bound unroll and build the model of opt (its
  * separate mode with --explain) over it, for solvers set up for arith.
- * stop: set by another thread when the check must end (NULL: never).
+ * limit: the check's memory limit (common/memlimit.h; NULL: none).
  * Anything but PROBLEM_READY leaves nothing to close. */
 enum problem_status problem_open(struct problem *p, Z3_context z,
 				 const struct ir_program *prog,
 				 const struct check_options *opt, int unroll,
 				 double deadline, enum enc_arith arith,
-				 const atomic_int *stop, struct diag *d);
+				 struct memlimit *limit, struct diag *d);
 void problem_close(struct problem *p);
+
+/* Ask s under the n assumptions a (none: n 0), with no time limit of
+ * its own; an "unknown" for memory is recorded for the check's memory
+ * limit (memlimit_note_unknown).  Every query of a check goes through it
+ * or problem_ask_until. */
+Z3_lbool problem_check(Z3_context z, Z3_solver s, unsigned n, const Z3_ast *a);
 
 /* Assert p's groups (PG_* bits) in s, in enum problem_group's order. */
 void problem_assert(const struct problem *p, Z3_solver s, unsigned groups);

@@ -169,8 +169,8 @@ static int violated_asserts(const struct check_options *opt, const struct proble
 }
 
 int report_program(const struct check_options *opt, const struct problem *p,
-		   Z3_solver s, const int *raised, int found, int completes,
-		   FILE *out, FILE *err, struct diag *d, int *bad)
+		   Z3_solver s, const int *raised, int found, const char *asserts,
+		   int completes, FILE *out, FILE *err, struct diag *d, int *bad)
 {
 	const struct ir_program *prog = p->prog;
 	fprintf(out, "Program %s\n", prog->file);
@@ -183,7 +183,15 @@ int report_program(const struct check_options *opt, const struct problem *p,
 			"end of the program\n", prog->file);
 		*bad = 1;
 	}
-	int ok = violated_asserts(opt, p, s, out, err, d, bad);
+	/* One block for all assertions, main's and the threads'. */
+	int final_bad = 0;
+	int ok = violated_asserts(opt, p, s, out, err, d, &final_bad);
+	*bad |= final_bad;
+	fputs(asserts ? asserts : "", out);
+	int nall = prog->nasserts + bounds_assert_sites(p->enc);
+	if (ok && nall && !final_bad &&
+	    !(found & (BOUNDS_ASSERT_FAILS | BOUNDS_UNKNOWN)))
+		fprintf(out, "Assertions: none of %d can fail\n", nall);
 	for (int f = 0; ok && f < FL_COUNT; f++) {
 		if (!raised[f])
 			continue;

@@ -42,13 +42,15 @@ int report_explain(const struct check_options *opt, const struct problem *p,
 		   Z3_ast cond, FILE *out, struct diag *d);
 
 /* A whole C program's answer instead of herd7's block: each final assert
- * some execution violates (with that execution), the flags raised
- * (raised[], by enum lkmm_flag) as errors, or "No errors".  found: what
- * bounds_report found; completes: some execution reaches the end.
- * Returns 0 (d filled) on a time-out; sets *bad when something can go
- * wrong. */
+ * some execution violates (with that execution), then asserts (the
+ * thread assertions' findings, bounds_report's) and, when no assertion of
+ * either kind can fail, "Assertions: none of N can fail" (both counted);
+ * the flags raised (raised[], by enum lkmm_flag) as errors, or "No
+ * errors".  found: what bounds_report found; completes: some execution
+ * reaches the end.  Returns 0 (d filled) on a time-out; sets *bad when
+ * something can go wrong. */
 int report_program(const struct check_options *opt, const struct problem *p,
-		   Z3_solver s, const int *raised, int found, int completes,
-		   FILE *out, FILE *err, struct diag *d, int *bad);
+		   Z3_solver s, const int *raised, int found, const char *asserts,
+		   int completes, FILE *out, FILE *err, struct diag *d, int *bad);
 
 #endif

@@ -2,6 +2,7 @@
  * states.c - enumeration of final states with blocking clauses; see states.h.
  */
 #include "solver/deadline.h"
+#include "solver/problem.h"
 #include "solver/states.h"
 
 #include <assert.h>
@@ -217,7 +218,7 @@ static void walk(struct walk *w, int from)
 		return;
 	}
 	deadline_arm(z, w->s, w->deadline);
-	Z3_lbool r = Z3_solver_check_assumptions(z, w->s, (unsigned)w->nassume, w->assume);
+	Z3_lbool r = problem_check(z, w->s, (unsigned)w->nassume, w->assume);
 	if (r == Z3_L_UNDEF)
 		w->ok = 0;
 	if (r != Z3_L_TRUE)

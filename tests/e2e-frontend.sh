@@ -9,7 +9,8 @@
 #     and print a condition line;
 #  3. tests/frontend: kernel C whose failures show at run time (an array
 #     index out of range, recursion past --unroll, or past L under
-#     --unroll auto:L) are failing assertions.
+#     --unroll auto:L) are failing assertions;
+#  4. a test named "C name.litmus" is printed "Test name" as herd7 does.
 # Prints a final line "N passed, N failed"; exits non-zero on any failure.
 #
 # usage: tests/e2e-frontend.sh   (from anywhere; LKMMC=path overrides the
@@ -101,5 +102,16 @@ run_assert tests/frontend/recursion-bound.litmus "--unroll auto" 0 ""
 run_assert tests/frontend/recursion-bound.litmus "--unroll auto:2" 3 \
 	"assertion can fail in P0: recursion deeper than --unroll 2"
 rm -f "${TMPDIR:-/tmp}/e2e-fe.$$"
+
+# 4. the name line's .litmus suffix is not part of the name
+t=tests/frontend/name-suffix.litmus
+out=$("$LKMMC" "$t" 2>&1)
+check "$t: Test, Observation and Time name the test without .litmus" \
+	test "$(printf '%s\n' "$out" | grep '^Test \|^Observation \|^Time ' | cut -d' ' -f1,2)" = \
+	"Test name-suffix
+Observation name-suffix
+Time name-suffix"
+check "$t --json: \"test\" without .litmus" \
+	bash -c "'$LKMMC' --json '$t' 2>/dev/null | grep -q '\"test\":\"name-suffix\"'"
 
 report

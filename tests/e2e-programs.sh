@@ -245,6 +245,53 @@ sed 's/assert(COND)/assert(x < 2 \&\& (x \& 1))/' "$tmp/two.c" > "$tmp/bad.c"
 check "a bitwise operator in a final assert is a located error saying what is accepted" \
 	grep -q "^$tmp/bad.c:$aline:19: error: an assert after the joins is a condition over the globals' final values (constants, .*, + - \*, comparisons, !, && and ||): 'x & 1' is not one" "$tmp/err"
 
+# 3e. one answer: main's asserts and the threads' are one block, and
+#     "none of N can fail" (both counted) only when none can; --json says
+#     the same lines
+p=litmus-tests/programs/sb-asserts.c
+heads() { grep -v '^ \|^$' "$1" | sed 's/:[0-9]*:[0-9]* in P/ in P/'; }
+"$LKMMC" "$p" > "$tmp/out" 2> /dev/null
+check "sb-asserts: main's assert fails, the thread's holds: no 'none can fail'" \
+	test "$(heads "$tmp/out")" = "Program $p
+Assertion violated at $p:44: assert(FINAL_COND)"
+"$LKMMC" --json "$p" > "$tmp/json" 2> /dev/null
+check "sb-asserts --json: no 'none can fail' either" \
+	bash -c "grep -q '\"Assertion violated at ' $tmp/json && ! grep -q 'none of' $tmp/json"
+"$LKMMC" -D 'THREAD_COND=r0 < 1' "$p" > "$tmp/out" 2> /dev/null
+check "sb-asserts: both fail: main's and the thread's, one after the other" \
+	test "$(heads "$tmp/out")" = "Program $p
+Assertion violated at $p:44: assert(FINAL_COND)
+Assertion failed: assert(THREAD_COND) at $p in P0"
+"$LKMMC" -D 'FINAL_COND=r0 + r1 >= 0' "$p" > "$tmp/out" 2> /dev/null
+check "sb-asserts: neither fails: none of 2 (main's counted in), then No errors" \
+	test "$(heads "$tmp/out")" = "Program $p
+Assertions: none of 2 can fail
+No errors (bound 2, 11 events)"
+
+# 3f. main as GenMC's tests write it (genmc-main.c, genmc-ids.c: No
+#     errors above): what it computes is used, not only accepted
+p=litmus-tests/programs/genmc-main.c
+sed 's/total == 26/total == 25/' "$p" > "$tmp/genmc-main.c"
+"$LKMMC" "$tmp/genmc-main.c" > "$tmp/out" 2> /dev/null
+check "genmc-main: the final value read into a local is the counter's (26, not 25)" \
+	grep -q "^Assertion violated at $tmp/genmc-main.c:46: assert(total == 25 && last == N)" "$tmp/out"
+p=litmus-tests/programs/genmc-ids.c
+"$LKMMC" --dump-ir "$p" > "$tmp/out" 2> /dev/null
+check "genmc-ids: main's WRITE_ONCE(start, base * 2) is the initial state" \
+	grep -q "^  start: int (int) = 10 " "$tmp/out"
+check "genmc-ids: ids[] filled by main's loop" \
+	grep -q "^  ids\[1\]: int (int) = 1 " "$tmp/out"
+sed 's/r == 2 \* base || //' "$p" > "$tmp/genmc-ids.c"
+"$LKMMC" "$tmp/genmc-ids.c" > "$tmp/out" 2> /dev/null
+check "genmc-ids: main returns without joining, P1 still runs and can see 10" \
+	grep -q "^Assertion failed: assert(r == 0) at $tmp/genmc-ids.c:[0-9:]* in P1$" "$tmp/out"
+
+# 3g. the C library's headers: printing has no effect on memory, what
+#     its arguments read is read
+"$LKMMC" --dump-ir litmus-tests/programs/printing.c > "$tmp/out" 2> /dev/null
+check "printing: P0's printf argument READ_ONCE(y) is a load of y" \
+	grep -q "load\[once\](&y) .*; READ_ONCE(y)" "$tmp/out"
+
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
 #    conformance-programs)

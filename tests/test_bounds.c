@@ -50,7 +50,7 @@ static int report(struct irb *b, int unroll)
 				      NULL, &d), PROBLEM_READY);
 	FILE *null = fopen("/dev/null", "w");
 	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 0);
-	int found = bounds_report(&opt, &p, s, null, null);
+	int found = bounds_report(&opt, &p, s, 0, null, null, null);
 	Z3_solver_dec_ref(z, s);
 	fclose(null);
 	problem_close(&p);

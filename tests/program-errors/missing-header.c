@@ -3,7 +3,7 @@
 #include <assert.h>
 #include <lkmm.h>
 
-#include <stdio.h>
+#include <stdatomic.h>
 int x;
 void *P0(void *a) { WRITE_ONCE(x, 1); return NULL; }
 int main(void) { pthread_t t; pthread_create(&t, NULL, P0, NULL); return 0; }
