@@ -45,27 +45,10 @@ int cl_fold(const struct ir_expr *e, long *v)
 	case IR_E_BINARY:
 		if (!cl_fold(e->a, &a) || !cl_fold(e->b, &b))
 			return 0;
-		switch ((enum ir_binop)e->op) {
-		case IR_ADD: *v = a + b; return 1;
-		case IR_SUB: *v = a - b; return 1;
-		case IR_MUL: *v = a * b; return 1;
-		case IR_DIV: if (!b) return 0; *v = a / b; return 1;
-		case IR_MOD: if (!b) return 0; *v = a % b; return 1;
-		case IR_BAND: *v = a & b; return 1;
-		case IR_BOR: *v = a | b; return 1;
-		case IR_BXOR: *v = a ^ b; return 1;
-		case IR_SHL: *v = (long)((unsigned long)a << (b & 63)); return 1;
-		case IR_SHR: *v = a >> (b & 63); return 1;
-		case IR_EQ: *v = a == b; return 1;
-		case IR_NE: *v = a != b; return 1;
-		case IR_LT: *v = a < b; return 1;
-		case IR_LE: *v = a <= b; return 1;
-		case IR_GT: *v = a > b; return 1;
-		case IR_GE: *v = a >= b; return 1;
-		case IR_LAND: *v = a && b; return 1;
-		case IR_LOR: *v = a || b; return 1;
-		}
-		return 0;
+		/* a division by zero is no constant of C's: left to the caller */
+		if ((e->op == IR_DIV || e->op == IR_MOD) && !b)
+			return 0;
+		return ir_apply_binop((enum ir_binop)e->op, a, b, v);
 	default:
 		return 0;
 	}

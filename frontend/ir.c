@@ -8,6 +8,7 @@
  */
 #include "ir.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,4 +165,50 @@ const char *ir_binop_name(enum ir_binop op)
 	case IR_LOR: return "||";
 	}
 	return "?";
+}
+
+/* ---- the encoding's arithmetic on 64-bit values ---- */
+
+static int shift(enum ir_binop op, long x, long y, long *r)
+{
+	/* bvshl / bvashr on 64 bits: the amount is unsigned there, so a
+	 * negative one is as large as one of 64 or more */
+	if (y < 0 || y >= 64)
+		*r = op == IR_SHL ? 0 : (x < 0 ? -1 : 0);
+	else
+		*r = op == IR_SHL ? (long)((unsigned long)x << y) : x >> y;
+	return 1;
+}
+
+int ir_apply_binop(enum ir_binop op, long x, long y, long *r)
+{
+	switch (op) {
+	case IR_ADD: return !__builtin_add_overflow(x, y, r);
+	case IR_SUB: return !__builtin_sub_overflow(x, y, r);
+	case IR_MUL: return !__builtin_mul_overflow(x, y, r);
+	case IR_DIV:
+	case IR_MOD:
+		if (y == 0) { /* encoder/symex_eval.c's c_div: 0, as the kernel modules */
+			*r = 0;
+			return 1;
+		}
+		if (x == LONG_MIN && y == -1)
+			return 0;
+		*r = op == IR_DIV ? x / y : x % y;
+		return 1;
+	case IR_BAND: *r = x & y; return 1;
+	case IR_BOR: *r = x | y; return 1;
+	case IR_BXOR: *r = x ^ y; return 1;
+	case IR_SHL:
+	case IR_SHR: return shift(op, x, y, r);
+	case IR_EQ: *r = x == y; return 1;
+	case IR_NE: *r = x != y; return 1;
+	case IR_LT: *r = x < y; return 1;
+	case IR_LE: *r = x <= y; return 1;
+	case IR_GT: *r = x > y; return 1;
+	case IR_GE: *r = x >= y; return 1;
+	case IR_LAND: *r = x && y; return 1;
+	case IR_LOR: *r = x || y; return 1;
+	}
+	return 0;
 }

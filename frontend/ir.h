@@ -265,5 +265,10 @@ const char *ir_order_name(enum ir_order order);
 const char *ir_fence_name(enum ir_fence fence);
 const char *ir_rmw_name(enum ir_rmw rmw);
 const char *ir_binop_name(enum ir_binop op);
+/* x op y as the encoding computes it on 64 bits (x / 0 and x % 0 are 0,
+ * shifts as bvshl/bvashr), into *r; 0 when it overflows a long.  The one
+ * evaluator of constants: encoder/values.c and the C front end's folding
+ * (cl_fold) both call it. */
+int ir_apply_binop(enum ir_binop op, long x, long y, long *r);
 
 #endif
