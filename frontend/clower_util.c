@@ -35,7 +35,9 @@ int cl_fold(const struct ir_expr *e, long *v)
 	case IR_E_UNARY:
 		if (!cl_fold(e->a, &a))
 			return 0;
-		*v = e->op == IR_NEG ? -a : e->op == IR_LNOT ? !a : ~a;
+		if (e->op == IR_NEG)
+			return !__builtin_sub_overflow(0, a, v); /* -LONG_MIN: none */
+		*v = e->op == IR_LNOT ? !a : ~a;
 		return 1;
 	case IR_E_COND:
 		if (!cl_fold(e->a, &a) || !cl_fold(e->b, &b) || !cl_fold(e->c, &c))

@@ -2,7 +2,8 @@
  * fold-overflow.c - constants the front end folds with the encoding's
  * own arithmetic (ir_apply_binop): LONG_MIN / -1 overflows a long, so it
  * is not folded (it used to be divided by the host's CPU, which traps),
- * and the index stays an expression the encoder evaluates.
+ * and the index stays an expression the encoder evaluates; so is
+ * -LONG_MIN.
  * Expected: No errors
  */
 #include <lkmm.h>
@@ -14,6 +15,7 @@ int a[2];
 void *writer(void *arg)
 {
 	WRITE_ONCE(a[((-9223372036854775807L - 1) / -1) & 1], 1);
+	WRITE_ONCE(a[(-(-9223372036854775807L - 1)) & 1], 1);
 	return NULL;
 }
 
