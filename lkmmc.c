@@ -36,7 +36,7 @@
 
 /* What an option does. */
 enum opt_act {
-	OPT_DUMP_IR, OPT_TO_C, OPT_EXISTS_ONLY, OPT_MODEL, OPT_MODEL_DIFF, OPT_NO_CUBES,
+	OPT_DUMP_IR, OPT_TO_C, OPT_EXISTS_ONLY, OPT_FIRST_ERROR, OPT_MODEL, OPT_MODEL_DIFF, OPT_NO_CUBES,
 	OPT_UNROLL,
 	OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
@@ -72,6 +72,10 @@ static const struct lkmmc_opt options[] = {
 	{"--exists-only", NULL, OPT_EXISTS_ONLY, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --exists-only     only decide whether the condition is reachable\n"
 	 "                    (no list of final states; fast on big tests)\n"},
+	{"--first-error", NULL, OPT_FIRST_ERROR, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --first-error     a C program: stop at the first error found (failed\n"
+	 "                    assertion, data race, hang) and show it, as GenMC\n"
+	 "                    does; a program without errors gets its usual answer\n"},
 	{"--model", NULL, OPT_MODEL, OPT_ARG_WORD, 0, 0, "a tools/memory-model folder",
 	 "  --model DIR       check with the model read from DIR (a\n"
 	 "                    tools/memory-model folder: linux-kernel.cfg, .bell,\n"
@@ -304,6 +308,7 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 	case OPT_DUMP_IR: opt->dump_ir = 1; break;
 	case OPT_TO_C: opt->to_c = 1; break;
 	case OPT_EXISTS_ONLY: opt->check.exists_only = 1; break;
+	case OPT_FIRST_ERROR: opt->check.first_error = 1; break;
 	case OPT_MODEL: opt->model_dir = val; break;
 	case OPT_MODEL_DIFF:
 		if (*i + 1 >= argc) {

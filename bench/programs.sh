@@ -18,6 +18,8 @@
 #   --litmus M       how lkmmc checks the litmus form: exists (default,
 #                    --exists-only, which is a program's check), full (its
 #                    default mode: every final state) or none
+#   --first-error    check the C programs with lkmmc --first-error (stop
+#                    at the first error, as GenMC does)
 #   --genmc CMD      GenMC's command (its words; "-lkmm" and the program
 #                    follow), default genmc when it is on the PATH
 #   --no-genmc       no GenMC column
@@ -51,7 +53,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 LKMMC=${LKMMC:-$root/lkmmc}
 n=2-4 out=$root/build/bench/programs reps=3 tmo=120 skip=1
-program=own litmus=exists genmc="" no_genmc=0
+program=own litmus=exists genmc="" no_genmc=0 popts=()
 families=ticket,ticket-noacq,ttas,mcs,qrwlock,mutex-flag,lock-counter
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -62,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--litmus) litmus=$2; shift 2 ;;
 	--genmc) genmc=$2; shift 2 ;;
 	--no-genmc) no_genmc=1; shift ;;
+	--first-error) popts=(--first-error); shift ;;
 	--timeout) tmo=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--no-skip) skip=0; shift ;;
@@ -154,8 +157,8 @@ gen=(bash "$root/bench/gen-families.sh" --n "$n" --families "$families")
 [ "$program" = own ] && { "${gen[@]}" --out "$out/c" --form c > /dev/null || exit 2; }
 tsv=$out/programs.tsv
 printf 'test\tfamily\tn\texpected\tlitmus_s\tlitmus_wall\tlitmus\tprogram_s\tprogram_wall\tprogram\tgenmc_s\tgenmc_wall\tgenmc\tagree\tcheck\n' > "$tsv"
-printf 'programs: lkmmc %s; litmus: %s; programs: %s; GenMC: %s; limit %s s, fastest of %s (%s time)\n' \
-	"$LKMMC" "$litmus" "$program" "${genmc:-none}" "$tmo" "$reps" "${BENCH_CLOCK:-cpu}"
+printf 'programs: lkmmc %s; litmus: %s; programs: %s%s; GenMC: %s; limit %s s, fastest of %s (%s time)\n' \
+	"$LKMMC" "$litmus" "$program" "${popts[*]:+ ${popts[*]}}" "${genmc:-none}" "$tmo" "$reps" "${BENCH_CLOCK:-cpu}"
 printf 'programs: machine load %s, %s CPUs, %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)" "$(date '+%Y-%m-%d %H:%M')"
 lmode=(--exists-only)
 [ "$litmus" = full ] && lmode=()
@@ -178,7 +181,7 @@ while read -r t; do
 	fi
 	if [ -z "$c" ]; then pa=rejected
 	elif [ "$skip_prog" = "$fam" ]; then pa=skipped
-	else prog=$(run prog nice "$LKMMC" "$c"); pa=$(program_answer "${prog##* }"); fi
+	else prog=$(run prog nice "$LKMMC" "${popts[@]}" "$c"); pa=$(program_answer "${prog##* }"); fi
 	[ "$pa" = timeout ] && [ $skip = 1 ] && skip_prog=$fam
 	if [ ${#gcmd[@]} -gt 0 ] && [ -n "$c" ]; then
 		if [ "$skip_gm" = "$fam" ]; then ga=skipped

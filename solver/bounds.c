@@ -366,6 +366,49 @@ static int nothing_found(const struct problem *p, Z3_solver slv)
 	return r == Z3_L_FALSE;
 }
 
+Z3_ast bounds_errors(const struct problem *p)
+{
+	Z3_context z = p->z;
+	const struct encoding *enc = p->enc;
+	Z3_ast all_spin = all_spin_of(enc);
+	Z3_ast e = Z3_mk_false(z);
+	for (int i = 0; i < enc->nasserts; i++)
+		e = z3u_or2(z, e, enc->asserts[i].fails);
+	for (int i = 0; i < enc->nbounds; i++)
+		e = z3u_or2(z, e, z3u_and2(z, enc->bounds[i].reach, all_spin));
+	return e;
+}
+
+int bounds_show_in(const struct check_options *opt, const struct problem *p,
+		   const struct execution *x, int hangs, FILE *out, FILE *err)
+{
+	const struct encoding *enc = p->enc;
+	struct site s = {0};
+	if (!hangs) {
+		for (int i = 0; i < enc->nasserts && !s.in; i++)
+			if (execution_holds(x, enc->asserts[i].fails))
+				add_site(enc, &s, 0, enc->asserts[i].instr,
+					 enc->asserts[i].thread, enc->asserts[i].fails);
+	} else {
+		Z3_ast all_spin = all_spin_of(enc);
+		for (int i = 0; i < enc->nbounds && !s.in; i++) {
+			Z3_ast hang = z3u_and2(p->z, enc->bounds[i].reach, all_spin);
+			if (execution_holds(x, hang))
+				add_site(enc, &s, 0, enc->bounds[i].loop,
+					 enc->bounds[i].thread, hang);
+		}
+	}
+	if (!s.in)
+		return 0;
+	enum finding f = hangs ? F_SPIN : F_ASSERT;
+	warn(enc, &s, f, p->unroll, err);
+	show(enc, &s, f, p->unroll, out);
+	fputs("  in this execution:\n", out);
+	interleave_show(x, &p->m, opt->witness, out);
+	stopped(x, enc, out);
+	return 1;
+}
+
 int bounds_report(const struct check_options *opt, const struct problem *p,
 		  Z3_solver slv, int clean, FILE *asserts, FILE *out, FILE *err)
 {
@@ -387,13 +430,14 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 	double t[4];
 	t[0] = clock_now();
 	Z3_ast all_spin = all_spin_of(enc);
-	clean = clean || nothing_found(p, slv);
+	if (!clean && nothing_found(p, slv))
+		clean = BOUNDS_CLEAN;
 
 	n = 0;
 	for (int i = 0; i < enc->nasserts; i++)
 		n = add_site(enc, s, n, enc->asserts[i].instr, enc->asserts[i].thread,
 			     enc->asserts[i].fails);
-	r = clean ? 0 : find(opt, p, slv, s, n, F_ASSERT, 1, asserts, err);
+	r = (clean & BOUNDS_CLEAN_ERRORS) ? 0 : find(opt, p, slv, s, n, F_ASSERT, 1, asserts, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_ASSERT_FAILS : 0;
 	/* A program's answer says it with main's asserts counted in. */
 	if (r == 0 && n > 0 && !enc->prog->is_program)
@@ -405,7 +449,7 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     cut_off(enc, &enc->bounds[i]));
 	/* After a time-out the next questions would time out too. */
-	r = r < 0 ? r : clean ? 0 : find(opt, p, slv, s, n, F_CUT, 0, out, err);
+	r = r < 0 ? r : (clean & BOUNDS_CLEAN_CUT) ? 0 : find(opt, p, slv, s, n, F_CUT, 0, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_REACHED : 0;
 	t[2] = clock_now();
 
@@ -413,7 +457,7 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 	for (int i = 0; i < enc->nbounds; i++)
 		n = add_site(enc, s, n, enc->bounds[i].loop, enc->bounds[i].thread,
 			     z3u_and2(z, enc->bounds[i].reach, all_spin));
-	r = r < 0 ? r : clean ? 0 : find(opt, p, slv, s, n, F_SPIN, 1, out, err);
+	r = r < 0 ? r : (clean & BOUNDS_CLEAN_ERRORS) ? 0 : find(opt, p, slv, s, n, F_SPIN, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
 	if (opt->stats)

@@ -16,6 +16,7 @@ struct problem;
 struct encoding;
 struct check_options;
 struct memlimit;
+struct execution;
 
 /* What bounds_report found (bits). */
 enum {
@@ -25,6 +26,13 @@ enum {
 	BOUNDS_SPINS = 4,        /* some thread spins forever in a consistent
 				  * execution */
 	BOUNDS_UNKNOWN = 8,      /* a query gave up (time-out) */
+};
+
+/* What a caller of bounds_report knows no execution has (bits). */
+enum {
+	BOUNDS_CLEAN_ERRORS = 1, /* a failing assertion or a hang */
+	BOUNDS_CLEAN_CUT = 2,    /* a path cut off at a bound */
+	BOUNDS_CLEAN = 3,        /* none of the findings */
 };
 
 /* Whether prog has a loop or an assertion (else nothing to check). */
@@ -44,8 +52,8 @@ int bounds_assert_sites(const struct encoding *enc);
  * solver, asked before it adds the cut for the verdict, so that the
  * encoding is taken in once and an assertion that fails is found by the
  * first query.  s is left as it was found; no query runs past p's
- * deadline.  clean: the caller knows no finding is possible (nothing is
- * asked).  Returns the BOUNDS_* bits found. */
+ * deadline.  clean: BOUNDS_CLEAN_* bits, what the caller knows cannot
+ * happen (not asked).  Returns the BOUNDS_* bits found. */
 int bounds_report(const struct check_options *opt, const struct problem *p,
 		  Z3_solver s, int clean, FILE *asserts, FILE *out, FILE *err);
 
@@ -54,6 +62,19 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
  * bounds_report, which is then told clean: none of them can happen), in
  * *kinds how many of the three are not false by construction. */
 Z3_ast bounds_anything(const struct problem *p, int *kinds);
+
+/* Some execution fails a thread assertion or hangs (every path stopped
+ * at a bound spins for good): the errors among the findings, without
+ * cut-off loops, which only say the bound is too small (--first-error's
+ * question, solver/firsterr.h). */
+Z3_ast bounds_errors(const struct problem *p);
+
+/* If x fails a thread assertion (hangs: if x hangs), print the first such
+ * site as bounds_report does, with x, and its warning to err; returns 1,
+ * else 0 and prints nothing.  x: an execution of p with the model's
+ * relations (execution_new). */
+int bounds_show_in(const struct check_options *opt, const struct problem *p,
+		   const struct execution *x, int hangs, FILE *out, FILE *err);
 
 /* --unroll auto: the least bound from opt->unroll up to opt->unroll_limit
  * at which no consistent execution needs more iterations, in *unroll (the

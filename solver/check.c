@@ -29,6 +29,7 @@
 #include "models/lkmm.h"
 #include "solver/bounds.h"
 #include "solver/cubes.h"
+#include "solver/firsterr.h"
 #include "solver/herd7out.h"
 #include "common/memlimit.h"
 #include "solver/problem.h"
@@ -446,7 +447,8 @@ static int nothing_bad(const struct problem *p, Z3_solver s, Z3_ast cond)
  * program pays one proof for all (the per-index ticket lock of 6 threads:
  * 5.9 s with one proof for the findings and one for the verdict, 4.7 s
  * with this one).  Asked under symmetry breaking, as each of those
- * questions is; only when there are two questions or more. */
+ * questions is; only when there are two questions or more.  Returns
+ * BOUNDS_CLEAN when none can, else 0. */
 static int program_clean(const struct problem *p, Z3_solver s)
 {
 	Z3_context z = p->z;
@@ -456,19 +458,37 @@ static int program_clean(const struct problem *p, Z3_solver s)
 	Z3_ast verdict = verdict_bad(p, enc_cond(enc, p->prog->cond), &nq);
 	if (kinds + nq < 2)
 		return 0;
-	Z3_ast cut = Z3_mk_true(z);
-	for (unsigned i = 0; i < Z3_ast_vector_size(z, enc->drop); i++)
-		cut = z3u_and2(z, cut, Z3_ast_vector_get(z, enc->drop, i));
+	Z3_ast cut = problem_cut(p);
 	Z3_solver_push(z, s);
 	symmetry_break(enc, s);
 	Z3_lbool r = problem_ask(p, s, z3u_or2(z, findings, z3u_and2(z, cut, verdict)));
 	Z3_solver_pop(z, s, 1);
-	return r == Z3_L_FALSE;
+	return r == Z3_L_FALSE ? BOUNDS_CLEAN : 0;
+}
+
+/* --first-error (firsterr.h): the errors are a thread assertion failed, a
+ * hang, or in an execution herd7's cut keeps a final assert violated or a
+ * flag raised.  Returns what program_clean does (BOUNDS_CLEAN_ERRORS when
+ * there is none), or -1 when an error was shown, -2 on a time-out (d). */
+static int program_first_error(const struct check_options *opt, const struct problem *p,
+			       Z3_solver s, FILE *out, FILE *err, struct diag *d)
+{
+	Z3_context z = p->z;
+	int nq;
+	Z3_ast verdict = verdict_bad(p, enc_cond(p->enc, p->prog->cond), &nq);
+	Z3_ast errors = z3u_or2(z, bounds_errors(p), z3u_and2(z, problem_cut(p), verdict));
+	switch (first_error(opt, p, s, errors, out, err, d)) {
+	case FIRST_ERROR_SHOWN: return -1;
+	case FIRST_ERROR_UNKNOWN: return -2;
+	case FIRST_ERROR_NONE: break;
+	}
+	return BOUNDS_CLEAN_ERRORS;
 }
 
 /* The answer to the test on s (bounds already asked, herd7's cut in):
- * states, flags, the output, what is shown beside it.  clean: a program
- * is known to be (program_clean).  Returns 0 (d filled) or 1;
+ * states, flags, the output, what is shown beside it.  clean: what a
+ * program is known not to do (BOUNDS_CLEAN_* bits: program_clean,
+ * program_first_error).  Returns 0 (d filled) or 1;
  * *program_bad: a program can fail. */
 static int answer(struct checker *c, const struct problem *p, Z3_solver s, int found,
 		  int clean, const char *asserts, double t[5], FILE *out, struct diag *d,
@@ -478,7 +498,7 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 	struct verdict v = {.symmetric = symmetry_break(p->enc, s)};
 	Z3_ast cond = enc_cond(p->enc, prog->cond);
 	v.states = state_set_new(p->enc);
-	v.clear = clean || (prog->is_program && nothing_bad(p, s, cond));
+	v.clear = (clean & BOUNDS_CLEAN_ERRORS) || (prog->is_program && nothing_bad(p, s, cond));
 	int ok = find_states(&c->opt, p, s, cond, &v, d);
 	t[3] = clock_now();
 	ok = ok && find_flags(p, s, &v, d);
@@ -517,11 +537,19 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	double t[5] = {t0, clock_now()}; /* start, encoded, bounds, states, flags */
 	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 1);
 	char *report = NULL, *asserts = NULL;
-	int clean = prog->is_program && program_clean(&p, s);
-	int found = check_bounds(c, &p, s, clean, &report, &asserts);
+	int clean = !prog->is_program ? 0
+		: c->opt.first_error ? program_first_error(&c->opt, &p, s, out, c->err, d)
+		: program_clean(&p, s);
+	int found = clean < 0 ? 0 : check_bounds(c, &p, s, clean, &report, &asserts);
 	t[2] = clock_now();
 	int ok = 0, program_bad = 0;
-	if ((found & BOUNDS_UNKNOWN) && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
+	if (clean == -1) {
+		ok = 1; /* the first error is shown: nothing more is asked */
+		program_bad = 1;
+	} else if (clean == -2) {
+		if (mode == ENC_ARITH_DIFF && !clock_past(deadline) && outside_fragment(z, s))
+			*retry = 1;
+	} else if ((found & BOUNDS_UNKNOWN) && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
 	    outside_fragment(z, s)) {
 		*retry = 1; /* difference logic gave up: general arithmetic */
 	} else {
@@ -534,7 +562,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			*retry = 1;
 	}
 	if (ok) {
-		fputs(report, out);
+		fputs(report ? report : "", out);
 		ok = CHECK_DONE;
 		if ((found & (BOUNDS_ASSERT_FAILS | BOUNDS_SPINS)) || program_bad)
 			ok |= CHECK_CODE_FAILS;

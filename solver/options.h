@@ -14,6 +14,8 @@ struct check_options {
 			     * to this limit until no execution needs more
 			     * (0: off) */
 	int exists_only;    /* answer reachability only, no state list */
+	int first_error;    /* a program: stop at the first error found
+			     * (solver/firsterr.h) */
 	int no_cubes;       /* list states one query at a time, never by
 			     * cubes (solver/cubes.h): for cross-checking */
 	unsigned timeout_ms;/* time limit per test (and per query), 0: none */

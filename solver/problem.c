@@ -15,6 +15,7 @@
 #include "common/arena.h"
 #include "common/clock.h"
 #include "common/memlimit.h"
+#include "encoder/z3util.h"
 #include "solver/options.h"
 #include "solver/deadline.h"
 #include "solver/symmetry.h"
@@ -183,4 +184,13 @@ Z3_lbool problem_check(Z3_context z, Z3_solver s, unsigned n, const Z3_ast *a)
 Z3_lbool problem_ask(const struct problem *p, Z3_solver s, Z3_ast a)
 {
 	return problem_ask_until(p->z, s, a ? 1 : 0, a ? &a : NULL, p->deadline);
+}
+
+Z3_ast problem_cut(const struct problem *p)
+{
+	Z3_context z = p->z;
+	Z3_ast cut = Z3_mk_true(z);
+	for (unsigned i = 0; i < Z3_ast_vector_size(z, p->enc->drop); i++)
+		cut = z3u_and2(z, cut, Z3_ast_vector_get(z, p->enc->drop, i));
+	return cut;
 }

@@ -111,4 +111,7 @@ Z3_lbool problem_ask_until(Z3_context z, Z3_solver s, unsigned n, const Z3_ast *
 /* Ask s under one assumption a (NULL: none), by p's deadline. */
 Z3_lbool problem_ask(const struct problem *p, Z3_solver s, Z3_ast a);
 
+/* herd7's cut (PG_CUT) as one formula: no path runs past a loop bound. */
+Z3_ast problem_cut(const struct problem *p);
+
 #endif

@@ -92,33 +92,79 @@ static void program_race(const struct execution *x, int a, int b, FILE *out,
 		ia ? ia->pos.col : 0, loc, la, enc->ev[a].thread, lb, enc->ev[b].thread);
 }
 
+/* The first race of x (one that raises data-race), with x; 0: none. */
+static int race_in(const struct check_options *opt, const struct problem *p,
+		   const struct execution *x, FILE *out, FILE *err)
+{
+	const struct encoding *enc = p->enc;
+	for (int a = 0; a < enc->n; a++)
+		for (int b = 0; b < enc->n; b++) {
+			if (!execution_in(x, p->m.rel[LR_RACE], a, b))
+				continue;
+			if (enc->prog->is_program) {
+				program_race(x, a, b, out, err);
+			} else {
+				fputs("Data race: ", out);
+				execution_print_pair(x, a, "\n      and: ", b, out);
+				fputc('\n', out);
+			}
+			fputs("  in this execution:\n", out);
+			interleave_show(x, &p->m, opt->witness, out);
+			return 1; /* one race is enough */
+		}
+	return 0;
+}
+
 void report_race(const struct check_options *opt, const struct problem *p,
 		 Z3_solver s, FILE *out, FILE *err)
 {
 	Z3_context z = p->z;
-	const struct encoding *enc = p->enc;
 	if (problem_ask(p, s, p->m.flag[FL_DATA_RACE]) != Z3_L_TRUE)
 		return;
 	Z3_model m = Z3_solver_get_model(z, s);
 	Z3_model_inc_ref(z, m);
-	struct execution *x = execution_new(enc, m);
-	for (int a = 0; a < enc->n; a++)
-		for (int b = 0; b < enc->n; b++)
-			if (execution_in(x, p->m.rel[LR_RACE], a, b)) {
-				if (enc->prog->is_program) {
-					program_race(x, a, b, out, err);
-				} else {
-					fputs("Data race: ", out);
-					execution_print_pair(x, a, "\n      and: ", b, out);
-					fputc('\n', out);
-				}
-				fputs("  in this execution:\n", out);
-				interleave_show(x, &p->m, opt->witness, out);
-				fputc('\n', out);
-				a = b = enc->n; /* one race is enough */
-			}
+	struct execution *x = execution_new(p->enc, m);
+	if (race_in(opt, p, x, out, err))
+		fputc('\n', out);
 	execution_free(x);
 	Z3_model_dec_ref(z, m);
+}
+
+int report_error_in(const struct check_options *opt, const struct problem *p,
+		    const struct execution *x, FILE *out, FILE *err)
+{
+	const struct ir_program *prog = p->prog;
+	if (bounds_show_in(opt, p, x, 0, out, err))
+		return 1;
+	/* What herd7's cut keeps: a path stopped at a bound has no end. */
+	if (execution_holds(x, problem_cut(p))) {
+		for (int i = 0; i < prog->nasserts; i++) {
+			const struct ir_final_assert *a = &prog->asserts[i];
+			if (execution_holds(x, enc_cond(p->enc, a->cond)))
+				continue;
+			fprintf(out, "Assertion violated at %s:%d: %s\n  in this execution:\n",
+				prog->file, a->pos.line, a->text);
+			interleave_show(x, &p->m, opt->witness, out);
+			fprintf(err, "%s:%d:%d: error: assertion violated: %s\n",
+				prog->file, a->pos.line, a->pos.col, a->text);
+			return 1;
+		}
+		if (p->m.flag[FL_DATA_RACE] && execution_holds(x, p->m.flag[FL_DATA_RACE]) &&
+		    race_in(opt, p, x, out, err))
+			return 1;
+		for (int f = 0; f < FL_COUNT + p->m.ncat_flags; f++) {
+			Z3_ast flag = f < FL_COUNT ? p->m.flag[f] : p->m.cat_flag[f - FL_COUNT];
+			if (f == FL_DATA_RACE || !flag || !execution_holds(x, flag))
+				continue;
+			const char *name = f < FL_COUNT ? lkmm_flag_name((enum lkmm_flag)f)
+				: p->m.cat_flag_name[f - FL_COUNT];
+			fprintf(out, "Flag %s\n  in this execution:\n", name);
+			interleave_show(x, &p->m, opt->witness, out);
+			fprintf(err, "%s: error: %s\n", prog->file, name);
+			return 1;
+		}
+	}
+	return bounds_show_in(opt, p, x, 1, out, err);
 }
 
 int report_explain(const struct check_options *opt, const struct problem *p,

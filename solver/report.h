@@ -18,6 +18,7 @@
 
 struct check_options;
 struct problem;
+struct execution;
 
 /* Fill d with "solver gave up while WHAT"; returns 0. */
 int report_timed_out(struct diag *d, const struct ir_program *prog, const char *what);
@@ -35,6 +36,14 @@ int report_witness(const struct check_options *opt, const struct problem *p,
  * (for a program in its terms, with a located error on err). */
 void report_race(const struct check_options *opt, const struct problem *p,
 		 Z3_solver s, FILE *out, FILE *err);
+
+/* The first error x shows, printed with x as the full answer prints it
+ * (a thread assertion failed, a final assert violated, a data race or
+ * another flag raised, a hang; the located error to err): returns 1, or
+ * 0 when x shows none.  x: an execution of p with the model's relations
+ * (execution_new); nothing is asked. */
+int report_error_in(const struct check_options *opt, const struct problem *p,
+		    const struct execution *x, FILE *out, FILE *err);
 
 /* Why no consistent execution reaches cond: which axioms forbid the
  * candidates that do (solver/explain.h), from a solver of its own. */

@@ -11,6 +11,11 @@
 #  3. the options work on programs: -j 2 gives the serial answers, --times
 #     writes a row per program, -D reaches clang's preprocessor, --dump-ir
 #     shows the threads main creates;
+#  3c. --first-error on every program of litmus-tests/programs: a program
+#     without errors gets exactly its usual answer; one with errors exits
+#     with status 3 and shows one error that its full answer also shows
+#     (the same heading line, the same located message), re-checked
+#     against the model, and says it stopped;
 #  4. a litmus test and the C program lkmmc --to-c makes of it get the same
 #     answer (bench/conformance-programs.sh on the kernel's 34 tests and
 #     every test of litmus-tests/).
@@ -125,6 +130,61 @@ check "-D VALUE=3 makes the assert fail" grep -q "^Assertion violated" "$tmp/out
 "$LKMMC" --dump-ir litmus-tests/programs/ticket-lock.c > "$tmp/out" 2>&1
 check "--dump-ir: the loop in main creates 3 threads" \
 	test "$(grep -c '^thread P' "$tmp/out")" -eq 3
+
+# 3c. --first-error: one error of the full answer's, or the full answer
+for p in litmus-tests/programs/*.c; do
+	case_begin
+	"$LKMMC" "$p" > "$tmp/full" 2> "$tmp/full.err"
+	full_rc=$?
+	"$LKMMC" --first-error "$p" > "$tmp/first" 2> "$tmp/first.err"
+	rc=$?
+	if [ "$(field "$p" Expected)" = "No errors" ]; then
+		case_status "$p --first-error" $rc 0
+		cmp -s "$tmp/full" "$tmp/first" ||
+			case_fail "$p: --first-error changed the answer of a program without errors"
+	elif grep -q '^Deadlock' "$tmp/full"; then
+		# no execution ends: not an error of one execution, the usual answer
+		case_status "$p --first-error" $rc 3
+		cmp -s "$tmp/full" "$tmp/first" ||
+			case_fail "$p: --first-error changed a deadlock's answer"
+	else
+		case_status "$p --first-error" $rc "$full_rc"
+		head1=$(sed -n 2p "$tmp/first")
+		grep -qxF -- "$head1" "$tmp/full" ||
+			case_fail "$p: --first-error shows '$head1', which the full answer does not"
+		msg=$(grep -m1 -E ': (error|warning): (assertion|data race|P[0-9]+ spins|[a-z-]+$)' "$tmp/first.err")
+		[ -n "$msg" ] && grep -qxF -- "$msg" "$tmp/full.err" ||
+			case_fail "$p: located message '$msg' not in the full answer's"
+		grep -q '^  re-checked against the model: consistent' "$tmp/first" ||
+			case_fail "$p: the first error was not re-checked"
+		grep -q '^Stopped at the first error (--first-error)' "$tmp/first" ||
+			case_fail "$p: no 'Stopped at the first error' line"
+	fi
+	case_end
+done
+
+cat > "$tmp/race.c" <<'PROG'
+#include <pthread.h>
+#include <lkmm.h>
+int x;
+void *P0(void *a) { x = 1; return NULL; }
+void *P1(void *a) { x = 2; return NULL; }
+int main(void)
+{
+	pthread_t t0, t1;
+	pthread_create(&t0, NULL, P0, NULL);
+	pthread_create(&t1, NULL, P1, NULL);
+	pthread_join(t0, NULL);
+	pthread_join(t1, NULL);
+	return 0;
+}
+PROG
+"$LKMMC" --first-error "$tmp/race.c" > "$tmp/out" 2> "$tmp/err"
+check "--first-error: a race alone is the first error (status 3)" test $? -eq 3
+check "--first-error: the race is shown in the program's terms" \
+	grep -q "^Data race between $tmp/race.c:[45] and $tmp/race.c:[45] on x$" "$tmp/out"
+check "--first-error: the race's located error" \
+	grep -q "^$tmp/race.c:[45]:[0-9]*: error: data race on x " "$tmp/err"
 
 # 3b. answers in the program's terms: the counterexample as steps in one
 #     order (solver/interleave.h), races and hangs located in the source

@@ -1,0 +1,40 @@
+/*
+ * firsterr.h - --first-error: one error of a C program, found fast, shown
+ * with its execution, and nothing more asked (as GenMC stops at its first
+ * error).
+ *
+ * It looks for errors only: a thread assertion that fails, a final
+ * assert violated or a flag raised (a data race) in an execution herd7's
+ * cut keeps, a hang.  A loop cut off at the bound is not an error.  When
+ * there is none, the caller gives the program's usual answer, told that
+ * no error can happen (nothing is asked twice).  It does not print that
+ * answer, and it is not for litmus tests, whose answer is herd7's block.
+ */
+#ifndef LKMMC_FIRSTERR_H
+#define LKMMC_FIRSTERR_H
+
+#include <stdio.h>
+#include <z3.h>
+
+#include "common/diag.h"
+
+struct check_options;
+struct problem;
+
+/* What first_error found. */
+enum first_error_result {
+	FIRST_ERROR_SHOWN,   /* an error was printed to out (its located
+			      * message to err) */
+	FIRST_ERROR_NONE,    /* no consistent execution has an error */
+	FIRST_ERROR_UNKNOWN, /* the solver gave up: d is filled */
+};
+
+/* Look for one error of p's program: an execution where errors holds
+ * (the caller's formula of the errors above; check.c's).  s holds p's
+ * PG_CONSISTENT groups (not herd7's cut) and is left as it was found.  No
+ * query runs past p's deadline. */
+enum first_error_result first_error(const struct check_options *opt,
+				    const struct problem *p, Z3_solver s, Z3_ast errors,
+				    FILE *out, FILE *err, struct diag *d);
+
+#endif
