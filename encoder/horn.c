@@ -283,8 +283,185 @@ static int lhs_holds(struct horn_index *hi, Z3_model m, const unsigned char *val
 }
 
 /*
- * The least fixpoint by a worklist (the clauses are monotone: closures and
- * monotone let recs only): every variable starts false; a clause is
+ * The least fixpoint by unit propagation over the terms (Dowling and
+ * Gallier's linear-time Horn satisfiability), when every lhs is and/or
+ * over Horn variables and terms without one: each distinct term with a
+ * Horn variable below is one node, true once an argument of an or (or a
+ * clause of a variable) is, or once every argument of an and is; a term
+ * without Horn variables is evaluated in m once.  The work is the number
+ * of distinct nodes and argument links.  rel_least_model's worklist below
+ * walks each clause's lhs again for every clause (shared subterms once per
+ * clause): on a 125-event lock program, 216,000 clauses over 268,000
+ * distinct terms made 32 million links and 6.7 s of a 17 s check.
+ */
+struct horn_prop {
+	struct horn_index *hi;
+	Z3_model m;
+	int *node;              /* per AST id: 1 + its node, 0: none yet */
+	size_t node_cap;        /* entries of node */
+	unsigned char *kind;    /* per node: HP_VAR, HP_AND, HP_OR */
+	unsigned char *truth;   /* per node: 1 once true */
+	int *need;              /* an and: arguments not yet true; -1: one is
+				 * false for good */
+	int n, cap;             /* nodes, their capacity */
+	int *link_from, *link_to; /* argument -> the node it is an argument of */
+	size_t nlink, link_cap;
+	int unsupported;        /* a lhs has another operator above a Horn
+				 * variable (a not): left to the worklist */
+};
+
+enum { HP_VAR = 1, HP_AND, HP_OR };
+
+static int hp_new(struct horn_prop *hp, unsigned id, int kind)
+{
+	if (hp->n == hp->cap) {
+		hp->cap = (int)xgrow_cap((size_t)hp->cap, (size_t)hp->n + 1, 1024);
+		hp->kind = xrealloc(hp->kind, (size_t)hp->cap);
+		hp->truth = xrealloc(hp->truth, (size_t)hp->cap);
+		hp->need = xrealloc_array(hp->need, (size_t)hp->cap, sizeof(int));
+	}
+	int k = hp->n++;
+	hp->kind[k] = (unsigned char)kind;
+	hp->truth[k] = 0;
+	hp->need[k] = 0;
+	hp->node[id] = k + 1;
+	return k;
+}
+
+static void hp_link(struct horn_prop *hp, int from, int to)
+{
+	if (hp->nlink == hp->link_cap) {
+		hp->link_cap = xgrow_cap(hp->link_cap, hp->nlink + 1, 4096);
+		hp->link_from = xrealloc_array(hp->link_from, hp->link_cap, sizeof(int));
+		hp->link_to = xrealloc_array(hp->link_to, hp->link_cap, sizeof(int));
+	}
+	hp->link_from[hp->nlink] = from;
+	hp->link_to[hp->nlink] = to;
+	hp->nlink++;
+}
+
+/* The node of a (a term with a Horn variable below), made with its
+ * arguments' nodes and links on first sight. */
+static int hp_node(struct horn_prop *hp, Z3_ast a)
+{
+	struct horn_index *hi = hp->hi;
+	Z3_context z = hi->z;
+	unsigned id = Z3_get_ast_id(z, a);
+	horn_index_grow(hi, id);
+	if (id >= hp->node_cap) {
+		size_t cap = xgrow_cap(hp->node_cap, (size_t)id + 1, 1024);
+		hp->node = xrealloc_array(hp->node, cap, sizeof(int));
+		memset(hp->node + hp->node_cap, 0, sizeof(int) * (cap - hp->node_cap));
+		hp->node_cap = cap;
+	}
+	if (hp->node[id])
+		return hp->node[id] - 1;
+	if (hi->var[id])
+		return hp_new(hp, id, HP_VAR);
+	Z3_app app = Z3_to_app(z, a);
+	Z3_decl_kind dk = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
+	if (dk != Z3_OP_AND && dk != Z3_OP_OR) {
+		hp->unsupported = 1;
+		return hp_new(hp, id, HP_OR);
+	}
+	int and = dk == Z3_OP_AND;
+	int k = hp_new(hp, id, and ? HP_AND : HP_OR);
+	unsigned nargs = Z3_get_app_num_args(z, app);
+	for (unsigned i = 0; i < nargs; i++) {
+		Z3_ast c = Z3_get_app_arg(z, app, i);
+		if (!horn_below(hi, c)) {
+			int t = holds(z, hp->m, c);
+			if (and && !t)
+				hp->need[k] = -1;
+			else if (!and && t)
+				hp->truth[k] = 1;
+			continue;
+		}
+		int ck = hp_node(hp, c);
+		hp_link(hp, ck, k);
+		if (and && hp->need[k] >= 0)
+			hp->need[k]++;
+	}
+	if (and && hp->need[k] == 0)
+		hp->truth[k] = 1;
+	return k;
+}
+
+/* Into val[] (per slot), the least fixpoint; 0 when some lhs is not
+ * and/or over Horn variables (nothing is set). */
+static int least_by_propagation(const struct rel_ctx *rc, struct horn_index *hi,
+				Z3_model m, const int *slot_of, const Z3_ast *slot_var,
+				int nslot, unsigned char *val)
+{
+	Z3_context z = rc->z;
+	struct horn_prop hp = {.hi = hi, .m = m};
+	hp.node_cap = hi->cap;
+	hp.node = xcalloc(hp.node_cap ? hp.node_cap : 1, sizeof(int));
+	int *var_node = xmalloc(sizeof(int) * (size_t)nslot);
+	for (int s = 0; s < nslot; s++)
+		var_node[s] = hp_node(&hp, slot_var[s]);
+	for (int i = 0; i < rc->nhorn && !hp.unsupported; i++) {
+		Z3_ast lhs = rc->horn_lhs[i];
+		int v = var_node[slot_of[i]];
+		if (!horn_below(hi, lhs)) {
+			if (holds(z, m, lhs))
+				hp.truth[v] = 1;
+			continue;
+		}
+		hp_link(&hp, hp_node(&hp, lhs), v);
+	}
+	int ok = !hp.unsupported;
+	if (ok) {
+		/* links by their argument: first[u] .. first[u + 1] */
+		int *first = xcalloc((size_t)hp.n + 1, sizeof(int));
+		for (size_t l = 0; l < hp.nlink; l++)
+			first[hp.link_from[l] + 1]++;
+		for (int u = 0; u < hp.n; u++)
+			first[u + 1] += first[u];
+		int *to = xmalloc(sizeof(int) * (hp.nlink ? hp.nlink : 1));
+		int *fill = xmalloc(sizeof(int) * ((size_t)hp.n + 1));
+		memcpy(fill, first, sizeof(int) * (size_t)hp.n);
+		for (size_t l = 0; l < hp.nlink; l++)
+			to[fill[hp.link_from[l]]++] = hp.link_to[l];
+		int *queue = xmalloc(sizeof(int) * ((size_t)hp.n + 1));
+		int nq = 0;
+		for (int u = 0; u < hp.n; u++)
+			if (hp.truth[u])
+				queue[nq++] = u;
+		/* each node enters the queue once, when it becomes true */
+		for (int qi = 0; qi < nq; qi++) {
+			int u = queue[qi];
+			for (int l = first[u]; l < first[u + 1]; l++) {
+				int p = to[l];
+				if (hp.truth[p])
+					continue;
+				if (hp.kind[p] == HP_AND && (hp.need[p] < 0 || --hp.need[p] > 0))
+					continue;
+				hp.truth[p] = 1;
+				queue[nq++] = p;
+			}
+		}
+		for (int s = 0; s < nslot; s++)
+			val[s] = hp.truth[var_node[s]];
+		free(queue);
+		free(fill);
+		free(to);
+		free(first);
+	}
+	free(var_node);
+	free(hp.node);
+	free(hp.kind);
+	free(hp.truth);
+	free(hp.need);
+	free(hp.link_from);
+	free(hp.link_to);
+	return ok;
+}
+
+/*
+ * The least fixpoint, by least_by_propagation when every lhs is and/or
+ * over Horn variables, else by a worklist of clauses (the clauses are
+ * monotone: closures and monotone let recs only): every variable starts false; a clause is
  * evaluated once at the start (unless it is a conjunction waiting for one
  * of its own Horn variables) and again only when one of the Horn variables
  * in its lhs has just become true; a clause that holds makes its variable
@@ -316,6 +493,17 @@ long rel_least_model(const struct rel_ctx *rc, Z3_model m)
 		}
 		slot_of[i] = hi.var[id] - 1;
 	}
+	unsigned char *val = xcalloc((size_t)nslot, 1);
+	if (least_by_propagation(rc, &hi, m, slot_of, slot_var, nslot, val)) {
+		for (int s = 0; s < nslot; s++)
+			Z3_add_const_interp(z, m, decl_of(z, slot_var[s]),
+					    val[s] ? rc->t : Z3_mk_false(z));
+		free(val);
+		free(slot_var);
+		free(slot_of);
+		horn_index_free(&hi);
+		return 0;
+	}
 	/* Who waits for whom: user[first[s] .. first[s + 1]) are the clauses
 	 * whose lhs holds variable s. */
 	int *deps = NULL;
@@ -346,7 +534,7 @@ long rel_least_model(const struct rel_ctx *rc, Z3_model m)
 	Z3_ast f = Z3_mk_false(z);
 	for (int s = 0; s < nslot; s++)
 		Z3_add_const_interp(z, m, decl_of(z, slot_var[s]), f);
-	unsigned char *val = xcalloc((size_t)nslot, 1);
+	memset(val, 0, (size_t)nslot);
 	unsigned char *queued = xcalloc((size_t)nh, 1);
 	int *queue = xmalloc(sizeof(int) * (size_t)nh); /* a ring: each clause once at most */
 	int head = 0, count = 0;

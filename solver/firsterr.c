@@ -33,16 +33,22 @@
 static void show(const struct check_options *opt, const struct problem *p,
 		 Z3_solver s, FILE *out, FILE *err)
 {
+	double t0 = clock_now();
 	Z3_model m = Z3_solver_get_model(p->z, s);
 	Z3_model_inc_ref(p->z, m);
 	struct execution *x = execution_new(p->enc, m);
+	double t1 = clock_now();
 	fprintf(out, "Program %s\n", p->prog->file);
 	int shown = report_error_in(opt, p, x, out, err);
+	double t2 = clock_now();
 	/* As a witness: its choices fed back, the model must accept it. */
 	Z3_solver_push(p->z, s);
 	execution_assert_choices(x, s);
 	int back = shown && problem_ask(p, s, NULL) == Z3_L_TRUE;
 	Z3_solver_pop(p->z, s, 1);
+	if (opt->stats)
+		fprintf(err, "stats: first error: execution %.3fs, shown %.3fs, "
+			"re-checked %.3fs\n", t1 - t0, t2 - t1, clock_now() - t2);
 	fprintf(out, "  re-checked against the model: %s\n\n",
 		back ? "consistent, the error happens in it" : "FAILED (internal error)");
 	fputs("Stopped at the first error (--first-error): other errors "

@@ -5,7 +5,8 @@
  * reachability over the edges that the model makes true; and over
  * clauses whose lhs are formulas (and, or, not, as rcu-order's are) it
  * evaluates those formulas itself, leaving Z3's evaluator only what has no
- * Horn variable below (or an operator it does not know).  The closure of
+ * Horn variable below (or an operator it does not know); over and/or
+ * alone, by propagation over the distinct terms.  The closure of
  * c | a ; b ; d as the walks 0 -c-> 0, 0 -a-> 1 -b-> 2 -d-> 0
  * (rel_plus_walks, encoder/relwalk.c) is exactly that closure: every
  * model of its rules holds it, and its least model is no more.
@@ -204,6 +205,71 @@ static void test_least_model_of_formulas(void **state)
 	}
 }
 
+/* Clauses over and/or alone, as closures' are, are solved by propagation
+ * over their distinct terms (horn.c's least_by_propagation): here with a
+ * subterm shared by every clause, an and with an argument twice and an and
+ * with a false argument.  The least model is the fixpoint computed here,
+ * and Z3's evaluator is asked nothing with a Horn variable below. */
+static void test_least_model_by_propagation(void **state)
+{
+	struct tu_rel *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	Z3_context z = f->z;
+	srand(12);
+	for (int round = 0; round < 20; round++) {
+		Z3_ast h[K], e[K], g[K];
+		int ev[K], gv[K];
+		Z3_solver s = Z3_mk_solver(z);
+		Z3_solver_inc_ref(z, s);
+		for (int i = 0; i < K; i++) {
+			h[i] = bool_const(z, "ph%d_%d", round, i);
+			e[i] = bool_const(z, "pe%d_%d", round, i);
+			g[i] = bool_const(z, "pg%d_%d", round, i);
+			ev[i] = rand() % 3 != 0;
+			gv[i] = rand() % 2;
+			Z3_solver_assert(z, s, ev[i] ? e[i] : Z3_mk_not(z, e[i]));
+			Z3_solver_assert(z, s, gv[i] ? g[i] : Z3_mk_not(z, g[i]));
+		}
+		Z3_ast twice[3] = {h[1], h[2], h[1]};
+		Z3_ast shared = Z3_mk_and(z, 3, twice);
+		Z3_ast dead[2] = {h[3], Z3_mk_false(z)};
+		for (int i = 0; i < K; i++) {
+			int j = (5 * i + 3) % K;
+			Z3_ast a[2] = {h[(i + K - 1) % K], e[i]};
+			Z3_ast b[2] = {h[j], Z3_mk_not(z, g[i])};
+			Z3_ast any[4] = {Z3_mk_and(z, 2, a), Z3_mk_and(z, 2, b), shared,
+					 Z3_mk_and(z, 2, dead)};
+			rel_horn(rc, i == 0 ? e[0] : Z3_mk_or(z, 4, any), h[i]);
+		}
+		unsigned k = Z3_ast_vector_size(z, rc->defs);
+		for (unsigned i = 0; i < k; i++)
+			Z3_solver_assert(z, s, Z3_ast_vector_get(z, rc->defs, i));
+		for (int i = 0; i < K; i++) /* the largest model the clauses allow */
+			Z3_solver_assert(z, s, h[i]);
+		assert_int_equal(Z3_solver_check(z, s), Z3_L_TRUE);
+		Z3_model m = Z3_solver_get_model(z, s);
+		Z3_model_inc_ref(z, m);
+		/* earlier rounds' clauses (they share rc) are of this form too */
+		assert_int_equal(rel_least_model(rc, m), 0);
+		int hv[K] = {0}, changed = 1;
+		while (changed) { /* the least fixpoint, by rounds */
+			changed = 0;
+			for (int i = 0; i < K; i++) {
+				int j = (5 * i + 3) % K;
+				int now = i == 0 ? ev[0]
+					: (hv[i - 1] && ev[i]) || (hv[j] && !gv[i]) ||
+					  (hv[1] && hv[2]);
+				if (now && !hv[i])
+					hv[i] = changed = 1;
+			}
+		}
+		for (int i = 0; i < K; i++)
+			assert_int_equal(holds(z, m, h[i]), hv[i]);
+		Z3_model_dec_ref(z, m);
+		Z3_solver_dec_ref(z, s);
+	}
+}
+
 /* A random relation: each pair no edge, a sure edge or a free variable
  * fixed at random in s; val[][] its value. */
 static rel_t random_rel(struct rel_ctx *rc, Z3_solver s, int round, char tag,
@@ -303,6 +369,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_least_model_is_reachability, setup, tu_rel_close),
 		cmocka_unit_test_setup_teardown(test_least_model_of_formulas, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_least_model_by_propagation, setup, tu_rel_close),
 		cmocka_unit_test_setup_teardown(test_walks_are_the_closure, setup, tu_rel_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
