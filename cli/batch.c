@@ -292,11 +292,16 @@ static void bury(struct batch *b, struct worker *w)
 		} else if (w->killed) {
 			r->status = 1;
 			r->timed_out = 1;
+			/* a C program (.c) has --exists-only's questions already */
+			const char *f = b->files[w->index];
+			size_t n = strlen(f);
+			int program = n > 2 && !strcmp(f + n - 2, ".c");
 			snprintf(msg, sizeof msg,
 				 "solver gave up while checking (time-out: "
 				 "stopped after %.1f s, the limit being %.0f s); try "
-				 "--timeout with a larger value or --exists-only",
-				 r->seconds, b->opt->kill_after);
+				 "--timeout with a larger value or %s",
+				 r->seconds, b->opt->kill_after,
+				 program ? "--first-error" : "--exists-only");
 		} else {
 			r->status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 			snprintf(msg, sizeof msg,
