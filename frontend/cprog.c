@@ -635,6 +635,11 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 			return main_stmt(pc, call); /* assert(!pthread_join(...)) */
 		if (kp && kp->kind == K_ASSERT && nargs == 1)
 			return cprog_assert(pc, x, kp);
+		if (strcmp(name, "__VERIFIER_assume") == 0)
+			return cprog_assume(pc, x);
+		if (strcmp(name, "pthread_mutex_destroy") == 0 && nargs == 1 &&
+		    cprog_all_joined(pc))
+			return 1; /* nothing the model sees */
 	}
 	if (pc->phase == PH_INIT && clang_isExpression(clang_getCursorKind(c)))
 		return cprog_init_store(pc, c);
@@ -687,8 +692,8 @@ static int prog_diags(struct cprog *pc, CXTranslationUnit tu)
 		else if (strstr(m, "file not found"))
 			hint = ": lkmmc builds in lkmm.h, pthread.h, assert.h, "
 			       "stdlib.h, stddef.h, stdint.h, stdbool.h, "
-			       "stdio.h and string.h; give other folders "
-			       "with -I";
+			       "stdio.h, string.h and genmc.h; give other "
+			       "folders with -I";
 		diag_error(pc->fe->d, file, (int)line, (int)col, "%s%s", m, hint);
 		clang_disposeString(fn);
 		clang_disposeString(msg);
@@ -735,6 +740,7 @@ static int lower_thread(struct cprog *pc, int k, struct fe_proc *p)
 	int ok = cl_inline(&w, s->fn, s->fn, argv, &b, DST_NONE, src, &val);
 	th->body = cl_fin(&b);
 	pc->exits[k] = w.exits;
+	pc->assumes[k] = w.assumes;
 	return ok;
 }
 
@@ -789,6 +795,7 @@ static int read_program(struct cprog *pc)
 			return 0;
 	}
 	cprog_exempt_exits(pc);
+	prog->filter = cprog_filter(pc);
 	/* The final condition: forall of the asserts' conjunction. */
 	struct ir_cond *c = NULL;
 	for (int i = 0; i < pc->nas; i++) {
@@ -883,7 +890,8 @@ int cparse_program(struct cparse *cp, struct fe *fe, const char *const *cargs,
 		args[ncargs + i] = base[i];
 	struct cprog pc = { .t = &t, .fe = fe };
 	pc.mainp.id = MAX_THREADS;
-	pc.w = (struct lw){ .t = &t, .fe = fe, .p = &pc.mainp, .tid = MAX_THREADS };
+	pc.w = (struct lw){ .t = &t, .fe = fe, .p = &pc.mainp, .tid = MAX_THREADS,
+			    .in_main = 1 };
 	pc.fr = (struct frame){ .name = "main", .instance = 1, .ret = -1,
 				.flag = -1 };
 	pc.w.fr = &pc.fr;

@@ -55,11 +55,11 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 	size_t off = cl_lit(&pc->w, cl_vfile_off(pc->t, clang_getCursorLocation(v)));
 	if (cprog_is_handle_type(ty))
 		return 1; /* a pthread_t: main's business */
-	if (strstr(ty, "pthread_mutex_t") || strstr(ty, "pthread_cond_t"))
-		return cl_err_at(&pc->w, v, "'%s' is a %s: pthread mutexes and "
-			      "condition variables are not supported; use a "
-			      "spinlock_t with spin_lock()/spin_unlock() from "
-			      "<lkmm.h>", name, ty);
+	if (strstr(ty, "pthread_cond_t"))
+		return cl_err_at(&pc->w, v, "'%s' is a %s: pthread condition "
+			      "variables are not supported; wait for a flag "
+			      "with a READ_ONCE() loop (or "
+			      "smp_cond_load_acquire()) instead", name, ty);
 	CXType ct = clang_getCanonicalType(clang_getCursorType(v));
 	CXCursor init;
 	int has_init = cprog_var_init(pc, v, &init);

@@ -115,7 +115,9 @@ int fe_type_kind(const char *ctype)
 		} else if (fe_word_is(w, n, "atomic_t") ||
 			   fe_word_is(w, n, "atomic_long_t")) {
 			kind = IR_LOC_ATOMIC;
-		} else if (fe_word_is(w, n, "spinlock_t")) {
+		} else if (fe_word_is(w, n, "spinlock_t") ||
+			   fe_word_is(w, n, "pthread_mutex_t")) {
+			/* a program's mutex is the model's one lock */
 			kind = IR_LOC_SPINLOCK;
 		} else if (fe_word_is(w, n, "struct")) {
 			while (isspace((unsigned char)*p))

@@ -292,6 +292,37 @@ check "genmc-ids: main returns without joining, P1 still runs and can see 10" \
 check "printing: P0's printf argument READ_ONCE(y) is a load of y" \
 	grep -q "load\[once\](&y) .*; READ_ONCE(y)" "$tmp/out"
 
+# 3h. GenMC's __VERIFIER_assume(), pthread mutexes and READ_ONCE() of a
+#     thread's local (genmc-assume.c, pthread-mutex.c, local-once.c: No
+#     errors above): each answer depends on what the program tests
+p=litmus-tests/programs/genmc-assume.c
+sed '/__VERIFIER_assume(f == 1)/d' "$p" > "$tmp/assume.c"
+"$LKMMC" "$tmp/assume.c" > "$tmp/out" 2> /dev/null
+check "genmc-assume: without the reader's assume, its assert can fail" \
+	grep -q "^Assertion failed: assert(d == 1) at $tmp/assume.c:[0-9:]* in P1$" "$tmp/out"
+check "genmc-assume: ... and main's" \
+	grep -q "^Assertion violated at $tmp/assume.c:[0-9]*: assert(seen == 1)$" "$tmp/out"
+sed -e '/__VERIFIER_assume(f == 1)/d' \
+    -e 's/__VERIFIER_assume(flag == 1)/__VERIFIER_assume(seen == 1)/' "$p" > "$tmp/assume.c"
+"$LKMMC" "$tmp/assume.c" > "$tmp/out" 2> /dev/null
+check "genmc-assume: main's assume on the final state discards the threads' failures too" \
+	grep -q "^No errors" "$tmp/out"
+p=litmus-tests/programs/pthread-mutex.c
+sed -e 's/^\tif (pthread_mutex_lock(&m))$/\tif (0)/' \
+    -e '/^\tpthread_mutex_unlock(&m);$/d' "$p" > "$tmp/mutex.c"
+"$LKMMC" "$tmp/mutex.c" > "$tmp/out" 2> /dev/null
+check "pthread-mutex: a thread without the mutex races on the counter" \
+	grep -q "^Data race between $tmp/mutex.c:[0-9]* and $tmp/mutex.c:[0-9]* on count$" "$tmp/out"
+sed -e '/^\tpthread_mutex_unlock(&m);$/d' "$p" > "$tmp/mutex.c"
+"$LKMMC" "$tmp/mutex.c" > "$tmp/out" 2> /dev/null
+check "pthread-mutex: a mutex never unlocked blocks the other threads" \
+	grep -q "^Deadlock: " "$tmp/out"
+p=litmus-tests/programs/local-once.c
+sed 's/smp_store_release(&p, &y)/WRITE_ONCE(p, \&y)/' "$p" > "$tmp/local.c"
+"$LKMMC" "$tmp/local.c" > "$tmp/out" 2> /dev/null
+check "local-once: without the release, the reader through its locals can see y's 0" \
+	grep -q "^Assertion failed: assert(!(q == &y && v == 0)) at $tmp/local.c:[0-9:]* in P1$" "$tmp/out"
+
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
 #    conformance-programs)
