@@ -847,6 +847,7 @@ int cparse_program(struct cparse *cp, struct fe *fe, const char *const *cargs,
 	t.chunks = &chunk;
 	t.nchunks = 1;
 	fe->prog->name = prog_name(fe);
+	fe->typedefs = 1; /* the program's own typedef'd structs */
 	/* The threads' array has room for main's scratch registers past
 	 * the last thread (index MAX_THREADS). */
 	int nt = MAX_THREADS + 1;

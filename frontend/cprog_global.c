@@ -109,10 +109,13 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 		clang_disposeString(cs);
 		if (fe_type_kind(cty) == IR_LOC_SRCU)
 			return fe_loc_declare(fe, name, cty, off) >= 0;
-		if (strncmp(cty, "struct ", 7) != 0 || strchr(cty, '('))
-			return cl_err_at(&pc->w, v, "'%s' has type %s: only named "
-				      "structs are supported (no unions, no "
-				      "anonymous structs)", name, ty);
+		/* struct NAME, union NAME, a typedef of an anonymous one
+		 * (clang spells its canonical type with the typedef's name):
+		 * layout.c lays it out */
+		if (strchr(cty, '('))
+			return cl_err_at(&pc->w, v, "'%s' has an anonymous struct "
+				      "or union type: name it (struct NAME { ... "
+				      "} %s;) or typedef it", name, name);
 		if (has_init)
 			return cl_err_at(&pc->w, init, "struct '%s' cannot have an "
 				      "initialiser: set its fields in main "

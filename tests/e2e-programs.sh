@@ -292,36 +292,44 @@ check "genmc-ids: main returns without joining, P1 still runs and can see 10" \
 check "printing: P0's printf argument READ_ONCE(y) is a load of y" \
 	grep -q "load\[once\](&y) .*; READ_ONCE(y)" "$tmp/out"
 
-# 3h. GenMC's __VERIFIER_assume(), pthread mutexes and READ_ONCE() of a
-#     thread's local (genmc-assume.c, pthread-mutex.c, local-once.c: No
-#     errors above): each answer depends on what the program tests
+# 3h. GenMC's __VERIFIER_assume(), pthread mutexes, READ_ONCE() of a
+#     thread's local, unions and typedef'd anonymous structs
+#     (genmc-assume.c, pthread-mutex.c, local-once.c, union-mutex.c,
+#     union-typedef.c: No errors above): each answer depends on what the
+#     program tests.  variant SED-ARGS...: $p changed by sed into $v, run,
+#     its answer in $tmp/out.
+v=$tmp/v.c
+variant() { sed "$@" "$p" > "$v"; "$LKMMC" "$v" > "$tmp/out" 2> /dev/null; }
 p=litmus-tests/programs/genmc-assume.c
-sed '/__VERIFIER_assume(f == 1)/d' "$p" > "$tmp/assume.c"
-"$LKMMC" "$tmp/assume.c" > "$tmp/out" 2> /dev/null
+variant '/__VERIFIER_assume(f == 1)/d'
 check "genmc-assume: without the reader's assume, its assert can fail" \
-	grep -q "^Assertion failed: assert(d == 1) at $tmp/assume.c:[0-9:]* in P1$" "$tmp/out"
+	grep -q "^Assertion failed: assert(d == 1) at $v:[0-9:]* in P1$" "$tmp/out"
 check "genmc-assume: ... and main's" \
-	grep -q "^Assertion violated at $tmp/assume.c:[0-9]*: assert(seen == 1)$" "$tmp/out"
-sed -e '/__VERIFIER_assume(f == 1)/d' \
-    -e 's/__VERIFIER_assume(flag == 1)/__VERIFIER_assume(seen == 1)/' "$p" > "$tmp/assume.c"
-"$LKMMC" "$tmp/assume.c" > "$tmp/out" 2> /dev/null
+	grep -q "^Assertion violated at $v:[0-9]*: assert(seen == 1)$" "$tmp/out"
+variant -e '/__VERIFIER_assume(f == 1)/d' \
+	-e 's/__VERIFIER_assume(flag == 1)/__VERIFIER_assume(seen == 1)/'
 check "genmc-assume: main's assume on the final state discards the threads' failures too" \
 	grep -q "^No errors" "$tmp/out"
 p=litmus-tests/programs/pthread-mutex.c
-sed -e 's/^\tif (pthread_mutex_lock(&m))$/\tif (0)/' \
-    -e '/^\tpthread_mutex_unlock(&m);$/d' "$p" > "$tmp/mutex.c"
-"$LKMMC" "$tmp/mutex.c" > "$tmp/out" 2> /dev/null
+variant -e 's/^\tif (pthread_mutex_lock(&m))$/\tif (0)/' \
+	-e '/^\tpthread_mutex_unlock(&m);$/d'
 check "pthread-mutex: a thread without the mutex races on the counter" \
-	grep -q "^Data race between $tmp/mutex.c:[0-9]* and $tmp/mutex.c:[0-9]* on count$" "$tmp/out"
-sed -e '/^\tpthread_mutex_unlock(&m);$/d' "$p" > "$tmp/mutex.c"
-"$LKMMC" "$tmp/mutex.c" > "$tmp/out" 2> /dev/null
+	grep -q "^Data race between $v:[0-9]* and $v:[0-9]* on count$" "$tmp/out"
+variant '/^\tpthread_mutex_unlock(&m);$/d'
 check "pthread-mutex: a mutex never unlocked blocks the other threads" \
 	grep -q "^Deadlock: " "$tmp/out"
 p=litmus-tests/programs/local-once.c
-sed 's/smp_store_release(&p, &y)/WRITE_ONCE(p, \&y)/' "$p" > "$tmp/local.c"
-"$LKMMC" "$tmp/local.c" > "$tmp/out" 2> /dev/null
+variant 's/smp_store_release(&p, &y)/WRITE_ONCE(p, \&y)/'
 check "local-once: without the release, the reader through its locals can see y's 0" \
-	grep -q "^Assertion failed: assert(!(q == &y && v == 0)) at $tmp/local.c:[0-9:]* in P1$" "$tmp/out"
+	grep -q "^Assertion failed: assert(!(q == &y && v == 0)) at $v:[0-9:]* in P1$" "$tmp/out"
+p=litmus-tests/programs/union-mutex.c
+variant 's/atomic_cmpxchg_acquire/atomic_cmpxchg_relaxed/'
+check "union-mutex: a lock word in a union taken without acquire lets the counter race" \
+	grep -q "^Data race between $v:[0-9]* and $v:[0-9]* on count$" "$tmp/out"
+p=litmus-tests/programs/union-typedef.c
+variant 's/table\[1\].slot.word == 15/table[1].slot.word == 16/'
+check "union-typedef: the union in an element of a typedef'd struct array holds the helper's 15" \
+	grep -q "^Assertion violated at $v:[0-9]*: assert(atomic_read(&table\[1\].state) == 5" "$tmp/out"
 
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
