@@ -481,6 +481,9 @@ static int other_call(struct lw *w, CXCursor c, const char *name, struct bb *b,
 		return exit_call(w, c, name, b);
 	if (w->t->program && cl_is_print(name))
 		return print_call(w, c, b, dst, s, val);
+	if (w->t->program && (strcmp(name, "memset") == 0 ||
+			      strcmp(name, "memcpy") == 0))
+		return cl_mem_call(w, c, name, b, dst, s, val);
 	if (w->t->program && strncmp(name, "pthread_mutex_", 14) == 0)
 		return mutex_call(w, c, name, b, dst, s, val);
 	if (w->t->program && strcmp(name, "__VERIFIER_assume") == 0) {

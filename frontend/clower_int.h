@@ -239,6 +239,15 @@ int cl_local_access(struct lw *w, CXCursor c, int store, struct bb *b, int dst,
 int cl_inline(struct lw *w, CXCursor c, CXCursor def, struct ir_expr **argv,
 	      struct bb *b, int dst, struct src s, struct ir_expr **val);
 
+/* --- clower_mem.c: memset and memcpy in a program ----------------------- */
+
+/* memset(), memcpy() (name) call c in a program: in main's initial code,
+ * a whole global set to 0 or copied from another (stores to each of its
+ * locations, appended to b); else a located error saying what to write
+ * instead.  As cl_call. */
+int cl_mem_call(struct lw *w, CXCursor c, const char *name, struct bb *b,
+		int dst, struct src s, struct ir_expr **val);
+
 /* --- clower_def.c: macros of a model's .def ---------------------------- */
 
 /* The call c of K_DEF macro k (arity and value already checked), as

@@ -640,6 +640,14 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 		if (strcmp(name, "pthread_mutex_destroy") == 0 && nargs == 1 &&
 		    cprog_all_joined(pc))
 			return 1; /* nothing the model sees */
+		if (pc->phase != PH_INIT && (strcmp(name, "memset") == 0 ||
+					     strcmp(name, "memcpy") == 0))
+			return cl_err_at(&pc->w, x, "%s in main after the first "
+				      "pthread_create: memset and memcpy set "
+				      "initial values, before the threads start; "
+				      "move it before the first pthread_create, "
+				      "or store the fields one by one in a thread",
+				      name);
 	}
 	if (pc->phase == PH_INIT && clang_isExpression(clang_getCursorKind(c)))
 		return cprog_init_store(pc, c);

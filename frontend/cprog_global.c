@@ -46,6 +46,31 @@ static int init_loc(struct cprog *pc, int l, CXCursor e, const char *name)
 	return 1;
 }
 
+/* Is initialiser e all zeros ({ 0 }, { 0, { 0 } }, {}), as a struct's
+ * initial state is anyway?  *(int *)data is set to 0 at anything else. */
+static enum CXChildVisitResult zero_init(CXCursor e, CXCursor parent,
+					 CXClientData data)
+{
+	(void)parent;
+	int *zero = data;
+	switch (clang_getCursorKind(e)) {
+	case CXCursor_InitListExpr:
+	case CXCursor_UnexposedExpr: /* an implicit conversion */
+		return CXChildVisit_Recurse;
+	case CXCursor_IntegerLiteral: {
+		CXEvalResult ev = clang_Cursor_Evaluate(e);
+		*zero = ev && clang_EvalResult_getAsLongLong(ev) == 0;
+		if (ev)
+			clang_EvalResult_dispose(ev);
+		break;
+	}
+	default:
+		*zero = 0;
+		break;
+	}
+	return *zero ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
 /* Declare the file-scope variable v as a shared location. */
 int cprog_declare_global(struct cprog *pc, CXCursor v)
 {
@@ -116,10 +141,14 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 			return cl_err_at(&pc->w, v, "'%s' has an anonymous struct "
 				      "or union type: name it (struct NAME { ... "
 				      "} %s;) or typedef it", name, name);
+		int zero = 1;
 		if (has_init)
+			clang_visitChildren(init, zero_init, &zero);
+		if (has_init && !zero)
 			return cl_err_at(&pc->w, init, "struct '%s' cannot have an "
-				      "initialiser: set its fields in main "
-				      "before the first pthread_create", name);
+				      "initialiser other than { 0 }: set its "
+				      "fields in main before the first "
+				      "pthread_create", name);
 		return fe_loc_declare(fe, name, cty, off) >= 0;
 	}
 	if (fe_type_kind(ty) < 0) {

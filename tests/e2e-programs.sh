@@ -293,11 +293,12 @@ check "printing: P0's printf argument READ_ONCE(y) is a load of y" \
 	grep -q "load\[once\](&y) .*; READ_ONCE(y)" "$tmp/out"
 
 # 3h. GenMC's __VERIFIER_assume(), pthread mutexes, READ_ONCE() of a
-#     thread's local, unions and typedef'd anonymous structs
-#     (genmc-assume.c, pthread-mutex.c, local-once.c, union-mutex.c,
-#     union-typedef.c: No errors above): each answer depends on what the
-#     program tests.  variant SED-ARGS...: $p changed by sed into $v, run,
-#     its answer in $tmp/out.
+#     thread's local, unions and typedef'd anonymous structs, memset()
+#     and memcpy() in main (genmc-assume.c, pthread-mutex.c,
+#     local-once.c, union-mutex.c, union-typedef.c, memset-init.c: No
+#     errors above): each answer depends on what the program tests.
+#     variant SED-ARGS...: $p changed by sed into $v, run, its answer in
+#     $tmp/out.
 v=$tmp/v.c
 variant() { sed "$@" "$p" > "$v"; "$LKMMC" "$v" > "$tmp/out" 2> /dev/null; }
 p=litmus-tests/programs/genmc-assume.c
@@ -330,6 +331,13 @@ p=litmus-tests/programs/union-typedef.c
 variant 's/table\[1\].slot.word == 15/table[1].slot.word == 16/'
 check "union-typedef: the union in an element of a typedef'd struct array holds the helper's 15" \
 	grep -q "^Assertion violated at $v:[0-9]*: assert(atomic_read(&table\[1\].state) == 5" "$tmp/out"
+p=litmus-tests/programs/memset-init.c
+variant '/memset(&cfg/d'
+check "memset-init: without main's memset, the fields keep main's values" \
+	grep -q "^Assertion failed: assert(READ_ONCE(cfg.mode) == 0 .* at $v:[0-9:]* in P1$" "$tmp/out"
+variant '/memcpy(work/d'
+check "memset-init: without the array's memcpy, the thread adds 0, not 6" \
+	grep -q "^Assertion violated at $v:[0-9]*: assert(data == 8 " "$tmp/out"
 
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
