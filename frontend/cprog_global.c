@@ -46,7 +46,7 @@ static int init_loc(struct cprog *pc, int l, CXCursor e, const char *name)
 	return 1;
 }
 
-/* Is initialiser e all zeros ({ 0 }, { 0, { 0 } }, {}), as a struct's
+/* Is initialiser e all zeros ({ 0 }, { 0, { NULL } }, {}), as a struct's
  * initial state is anyway?  *(int *)data is set to 0 at anything else. */
 static enum CXChildVisitResult zero_init(CXCursor e, CXCursor parent,
 					 CXClientData data)
@@ -56,6 +56,8 @@ static enum CXChildVisitResult zero_init(CXCursor e, CXCursor parent,
 	switch (clang_getCursorKind(e)) {
 	case CXCursor_InitListExpr:
 	case CXCursor_UnexposedExpr: /* an implicit conversion */
+	case CXCursor_CStyleCastExpr: /* NULL */
+	case CXCursor_ParenExpr:
 		return CXChildVisit_Recurse;
 	case CXCursor_IntegerLiteral: {
 		CXEvalResult ev = clang_Cursor_Evaluate(e);

@@ -167,9 +167,9 @@ int fe_typedef_name(const char *ctype)
 
 int fe_is_struct_type(const char *ctype)
 {
-	size_t n = strncmp(ctype, "union ", 6) == 0 ? 6 : 7;
-	if ((n == 7 && strncmp(ctype, "struct ", 7) != 0) ||
-	    (n == 7 && fe_type_kind(ctype) >= 0))
+	size_t n = strncmp(ctype, "union ", 6) == 0 ? 6
+		 : strncmp(ctype, "struct ", 7) == 0 ? 7 : 0;
+	if (!n || fe_type_kind(ctype) >= 0)
 		return 0;
 	for (const char *p = ctype + n; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_')

@@ -107,12 +107,11 @@ static void rec_set(struct ctu *t, struct rec_types *rt, int l, CXType ty)
 
 static int lay_part(struct layout *ly, const char *name, CXType ty);
 
-/* Where object ly->obj is declared, as a text offset (for errors). */
-static size_t obj_off(const struct layout *ly)
+/* Where object obj is declared, as a text offset (for errors). */
+static size_t obj_off(const struct fe *fe, int obj)
 {
-	const struct fe *fe = ly->t->fe;
-	const struct ir_location *obj = &fe->prog->locs[ly->obj];
-	return fe->lines[obj->pos.line - 1] + (size_t)obj->pos.col - 1;
+	const struct ir_location *o = &fe->prog->locs[obj];
+	return fe->lines[o->pos.line - 1] + (size_t)o->pos.col - 1;
 }
 
 static enum CXVisitorResult lay_field(CXCursor c, CXClientData data)
@@ -126,7 +125,7 @@ static enum CXVisitorResult lay_field(CXCursor c, CXClientData data)
 	int unnamed = !*clang_getCString(sp) || strchr(clang_getCString(sp), '(');
 	clang_disposeString(sp);
 	if (unnamed) {
-		ly->ok = fe_error(fe, obj_off(ly), "'%s' has a member with no "
+		ly->ok = fe_error(fe, obj_off(fe, ly->obj), "'%s' has a member with no "
 				  "name (an anonymous struct or union): give "
 				  "it a name and access its fields through it",
 				  ly->prefix);
@@ -144,44 +143,44 @@ static enum CXVisitorResult lay_field(CXCursor c, CXClientData data)
  * spinlock_t, not a struct or an array, whose parts would share memory
  * with another member's. */
 struct union_check {
-	struct layout ly;  /* the object, ly.ok 0 once an error is recorded */
+	struct fe *fe;     /* the parse */
+	int obj;           /* the object the union is (part of) */
 	const char *name;  /* the union's part name ("s.u") */
+	int ok;            /* 0 once an error is recorded */
 };
 
 static enum CXVisitorResult scalar_member(CXCursor c, CXClientData data)
 {
 	struct union_check *uc = data;
 	CXType t = clang_getCanonicalType(clang_getCursorType(c));
-	if (t.kind != CXType_Record && t.kind != CXType_ConstantArray &&
-	    !clang_Cursor_isAnonymous(c))
+	if (t.kind != CXType_Record && t.kind != CXType_ConstantArray)
 		return CXVisit_Continue;
 	CXString sp = clang_getCursorSpelling(c);
-	uc->ly.ok = fe_error(uc->ly.t->fe, obj_off(&uc->ly), "union '%s': its "
-			     "member '%s' is a struct or an array; lkmmc takes "
-			     "unions whose members are scalars, pointers or "
-			     "atomic_t (use a struct instead)",
-			     uc->name, clang_getCString(sp));
+	uc->ok = fe_error(uc->fe, obj_off(uc->fe, uc->obj), "union '%s': its "
+			  "member '%s' is a struct or an array; lkmmc takes "
+			  "unions whose members are scalars, pointers or "
+			  "atomic_t (use a struct instead)",
+			  uc->name, clang_getCString(sp));
 	clang_disposeString(sp);
 	return CXVisit_Break;
 }
 
 /* When ty (canonical) is a union, are its members what lkmmc takes?  0
  * with the error recorded (at object obj) when not. */
-static int union_members(struct ctu *t, int obj, const char *name, CXType ty)
+static int union_members(struct fe *fe, int obj, const char *name, CXType ty)
 {
 	if (clang_getCursorKind(clang_getTypeDeclaration(ty)) != CXCursor_UnionDecl)
 		return 1;
-	struct union_check uc = { { t, obj, name, 1, NULL }, name };
+	struct union_check uc = { fe, obj, name, 1 };
 	clang_Type_visitFields(ty, scalar_member, &uc);
-	return uc.ly.ok;
+	return uc.ok;
 }
 
 /* Create location name for a part of type ty (recursively). */
 static int lay_part(struct layout *ly, const char *name, CXType ty)
 {
 	struct fe *fe = ly->t->fe;
-	struct ir_location *obj = &fe->prog->locs[ly->obj];
-	size_t off = fe->lines[obj->pos.line - 1] + (size_t)obj->pos.col - 1;
+	size_t off = obj_off(fe, ly->obj);
 	CXType canon = clang_getCanonicalType(ty);
 	CXString ts = clang_getTypeSpelling(ty), cs = clang_getTypeSpelling(canon);
 	char *spelled = arena_strdup(fe->arena, clang_getCString(ts));
@@ -220,7 +219,7 @@ static int lay_part(struct layout *ly, const char *name, CXType ty)
 					 "cannot be given an initial value",
 					 name);
 	if (canon.kind == CXType_Record &&
-	    !union_members(ly->t, ly->obj, name, canon))
+	    !union_members(fe, ly->obj, name, canon))
 		return ly->ok = 0;
 	if (canon.kind == CXType_Record) {
 		x->is_object = 1;
@@ -309,7 +308,7 @@ int layout_objects(struct ctu *t)
 		if (!object_type(t, &rt, i, &ty))
 			return 0;
 		if (ty.kind != CXType_Invalid && !fe->locx[i].in_layout &&
-		    !union_members(t, i, loc->name, ty))
+		    !union_members(fe, i, loc->name, ty))
 			return 0;
 		if (ty.kind == CXType_Invalid)
 			continue;
