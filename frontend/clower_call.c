@@ -19,6 +19,10 @@
 
 /* --- kernel primitives ------------------------------------------------- */
 
+static int primitive_call(struct lw *w, CXCursor c, const struct kapi *k,
+			  struct bb *b, int dst, struct src s,
+			  struct ir_expr **val);
+
 /* The address operand of primitive k from argument arg. */
 static struct ir_expr *address(struct lw *w, CXCursor arg,
 			       const struct kapi *k, struct bb *b)
@@ -31,6 +35,42 @@ static struct ir_expr *address(struct lw *w, CXCursor arg,
 	cl_err_at(w, arg, "%s takes a dereference such as %s(*x), not '%s'",
 		  k->name, k->name, cl_src_of(w, arg).text);
 	return NULL;
+}
+
+int cl_names_local(struct lw *w, CXCursor arg)
+{
+	CXCursor e = cl_strip(w, arg);
+	if (!w->t->program || clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+	    cl_global_loc(w, e) >= 0)
+		return 0;
+	enum CXCursorKind dk = clang_getCursorKind(clang_getCursorReferenced(e));
+	return dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl;
+}
+
+int cl_local_access(struct lw *w, CXCursor c, int store, struct bb *b, int dst,
+		    struct src s, struct ir_expr **val)
+{
+	CXCursor arg = clang_Cursor_getArgument(c, 0);
+	*val = NULL;
+	if (store) {
+		int r = cl_target_reg(w, arg, "store to");
+		struct ir_expr *v = r >= 0
+			? cl_rv(w, clang_Cursor_getArgument(c, 1), b) : NULL;
+		if (!v)
+			return 0;
+		cl_emit(w, b, IR_ASSIGN, s, r)->a = v;
+		return 1;
+	}
+	struct ir_expr *v = cl_rv(w, arg, b);
+	if (!v)
+		return 0;
+	if (dst == DST_VALUE)
+		dst = cl_temp(w, s.pos);
+	if (dst >= 0) {
+		cl_emit(w, b, IR_ASSIGN, s, dst)->a = v;
+		*val = cl_mk_reg(w, dst, s.pos);
+	}
+	return 1;
 }
 
 /* Does the cursor tree contain a statement of kind k? */
@@ -140,6 +180,104 @@ static int print_call(struct lw *w, CXCursor c, struct bb *b, int dst,
 		cl_emit(w, b, IR_ASSIGN, s, dst)->a = cl_mk_const(w, 0, s.pos);
 	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
 	return 1;
+}
+
+/* __VERIFIER_assume(c) of GenMC's <genmc.h> in a program's thread: an
+ * execution where c is false here is discarded (cprog.c makes "the
+ * thread's assume register is 0" the program's filter, which every check
+ * is asked under, as herd7's filter is).  The register only goes from 0
+ * to 1, so a later assume that holds does not bring the execution back.
+ * The path goes on: what follows a false assume is discarded with it. */
+static int assume_call(struct lw *w, CXCursor c, struct bb *b, int dst,
+		       struct src s)
+{
+	if (clang_Cursor_getNumArguments(c) != 1)
+		return cl_err_at(w, c, "__VERIFIER_assume takes one condition");
+	if (dst != DST_NONE)
+		return cl_err_at(w, c, "__VERIFIER_assume has no value; call it "
+				 "as a statement of its own");
+	struct ir_expr *v = cl_rv(w, clang_Cursor_getArgument(c, 0), b);
+	if (!v)
+		return 0;
+	if (!w->assumes)
+		w->assumes = 1 + cl_temp(w, s.pos);
+	int r = w->assumes - 1;
+	cl_emit(w, b, IR_ASSIGN, s, r)->a =
+		cl_mk_bin(w, IR_LOR, cl_mk_reg(w, r, s.pos), cl_mk_un(w, IR_LNOT, v));
+	return 1;
+}
+
+/* pthread_mutex_lock(&m), _unlock, _trylock in a program: the model has
+ * one kind of lock, the kernel's spinlock, and a pthread_mutex_t is one
+ * (fe.c): these are spin_lock(), spin_unlock() and spin_trylock() of the
+ * primitives in use (a model's .def too).  Their value is pthread's: 0
+ * when the call took (or released) the lock, so trylock's is the
+ * negation of spin_trylock's.  pthread_mutex_destroy() changes nothing
+ * the model sees; pthread_mutex_init() belongs in main (cprog.c). */
+static int mutex_call(struct lw *w, CXCursor c, const char *name, struct bb *b,
+		      int dst, struct src s, struct ir_expr **val)
+{
+	static const char *const as[][2] = {
+		{ "pthread_mutex_lock", "spin_lock" },
+		{ "pthread_mutex_unlock", "spin_unlock" },
+		{ "pthread_mutex_trylock", "spin_trylock" },
+		{ "pthread_mutex_destroy", NULL },
+	};
+	int i = 0, n = (int)(sizeof as / sizeof as[0]);
+	while (i < n && strcmp(name, as[i][0]) != 0)
+		i++;
+	if (strcmp(name, "pthread_mutex_init") == 0 && w->in_main) {
+		/* before the threads: the mutex is unlocked, as it starts */
+		struct ir_expr *m = cl_rv(w, clang_Cursor_getArgument(c, 0), b);
+		struct ir_expr *a = m ? cl_rv(w, clang_Cursor_getArgument(c, 1), b)
+				      : NULL;
+		if (!a)
+			return 0;
+		if (a->kind != IR_E_CONST || a->num != 0)
+			return cl_err_at(w, c, "mutex attributes are not "
+					 "supported: pass NULL");
+		if (dst == DST_VALUE)
+			dst = cl_temp(w, s.pos);
+		if (dst >= 0)
+			cl_emit(w, b, IR_ASSIGN, s, dst)->a = cl_mk_const(w, 0, s.pos);
+		*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
+		return 1;
+	}
+	if (strcmp(name, "pthread_mutex_init") == 0)
+		return cl_err_at(w, c, "pthread_mutex_init in a thread: a mutex "
+				 "starts unlocked; initialise it in main before "
+				 "the threads start, or with "
+				 "PTHREAD_MUTEX_INITIALIZER");
+	if (i == n)
+		return cl_err_at(w, c, "'%s' is not supported: of the mutex "
+				 "calls, lkmmc knows pthread_mutex_lock, _unlock "
+				 "and _trylock (a pthread_mutex_t is a spinlock "
+				 "to the model)", name);
+	const struct kapi *k = as[i][1] ? kapi_find(w->fe->macros, as[i][1]) : NULL;
+	if (as[i][1] && !k)
+		return cl_err_at(w, c, "'%s' is %s(), which the model's "
+				 "linux-kernel.def lacks", name, as[i][1]);
+	int trylock = k && k->kind != K_DEF ? k->kind == K_TRYLOCK
+		    : as[i][1] && strcmp(as[i][1], "spin_trylock") == 0;
+	struct ir_expr *got = NULL;
+	int t = trylock && dst != DST_NONE ? cl_temp(w, s.pos) : DST_NONE;
+	if (k && !primitive_call(w, c, k, b, t, s, &got))
+		return 0;
+	if (dst == DST_VALUE)
+		dst = cl_temp(w, s.pos);
+	if (dst >= 0)
+		cl_emit(w, b, IR_ASSIGN, s, dst)->a = trylock
+			? cl_mk_bin(w, IR_EQ, cl_mk_reg(w, t, s.pos),
+				    cl_mk_const(w, 0, s.pos))
+			: cl_mk_const(w, 0, s.pos);
+	*val = dst >= 0 ? cl_mk_reg(w, dst, s.pos) : NULL;
+	return 1;
+}
+
+/* A builtin of GenMC's <genmc.h> other than __VERIFIER_assume. */
+static int is_verifier(const char *name)
+{
+	return strncmp(name, "__VERIFIER_", 11) == 0;
 }
 
 /* Inline a call of helper def: parameters become registers (or stand for
@@ -343,6 +481,21 @@ static int other_call(struct lw *w, CXCursor c, const char *name, struct bb *b,
 		return exit_call(w, c, name, b);
 	if (w->t->program && cl_is_print(name))
 		return print_call(w, c, b, dst, s, val);
+	if (w->t->program && (strcmp(name, "memset") == 0 ||
+			      strcmp(name, "memcpy") == 0))
+		return cl_mem_call(w, c, name, b, dst, s, val);
+	if (w->t->program && strncmp(name, "pthread_mutex_", 14) == 0)
+		return mutex_call(w, c, name, b, dst, s, val);
+	if (w->t->program && strcmp(name, "__VERIFIER_assume") == 0) {
+		*val = NULL;
+		return assume_call(w, c, b, dst, s);
+	}
+	if (w->t->program && is_verifier(name))
+		return cl_err_at(w, c, "GenMC's '%s' is not supported: of "
+				 "<genmc.h>, lkmmc knows __VERIFIER_assume(cond) "
+				 "(an execution where cond is false is "
+				 "discarded); write the program without '%s'",
+				 name, name);
 	static const char *const alloc[] = {
 		"kmalloc", "kzalloc", "kcalloc", "kmalloc_array",
 		"vmalloc", "vzalloc", "kvmalloc", "kmem_cache_alloc",
@@ -477,6 +630,15 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 	const struct kapi *k = kapi_find(w->fe->macros, name);
 	if (!k)
 		return other_call(w, c, name, b, dst, s, val);
+	return primitive_call(w, c, k, b, dst, s, val);
+}
+
+/* Call c of kernel primitive k (its name or the one it stands for). */
+static int primitive_call(struct lw *w, CXCursor c, const struct kapi *k,
+			  struct bb *b, int dst, struct src s,
+			  struct ir_expr **val)
+{
+	const char *name = k->name;
 	int nargs = clang_Cursor_getNumArguments(c);
 	if (k->kind == K_COND_LOAD && nargs == 2)
 		return cond_load(w, c, k, b, dst, s, val);
@@ -489,6 +651,9 @@ int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 				 "an expression or assigned", name);
 	if (k->kind == K_DEF)
 		return cl_def_call(w, c, k, b, dst, s, val);
+	if ((k->kind == K_LOAD || k->kind == K_STORE) && k->addr_lvalue &&
+	    cl_names_local(w, clang_Cursor_getArgument(c, 0)))
+		return cl_local_access(w, c, k->kind == K_STORE, b, dst, s, val);
 	struct ir_expr *addr = NULL, *v[3] = { NULL, NULL, NULL };
 	int nv = 0;
 	for (int i = 0; i < nargs; i++) {

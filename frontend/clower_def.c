@@ -121,6 +121,12 @@ int cl_def_call(struct lw *w, CXCursor c, const struct kapi *k, struct bb *b,
 {
 	const struct kdef_macro *m = k->def;
 	int nargs = clang_Cursor_getNumArguments(c);
+	const struct kdef_step *st = m->nsteps == 1 ? &m->steps[0] : NULL;
+	if (st && (st->prim == KP_LOAD || st->prim == KP_STORE) && nargs > 0 &&
+	    st->arg[0].param == 0 && st->arg[0].deref == 0 &&
+	    (st->prim == KP_LOAD || st->arg[1].param == 1) &&
+	    cl_names_local(w, clang_Cursor_getArgument(c, 0)))
+		return cl_local_access(w, c, st->prim == KP_STORE, b, dst, s, val);
 	struct ir_expr **argv = arena_alloc(w->t->scratch,
 					    (size_t)(nargs + 1) * sizeof *argv);
 	for (int i = 0; i < nargs; i++) {

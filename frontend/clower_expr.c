@@ -668,6 +668,38 @@ static struct ir_expr *index_choice(struct lw *w, CXCursor e, struct bb *b,
 	return r;
 }
 
+/* Access e is to member of the union of canonical type ty: the first
+ * access to a union type fixes its member; another member is a located
+ * error (each member is a location of its own, layout.c, so the two
+ * would not share the memory a union shares).  0 with the error. */
+static int union_member(struct lw *w, CXCursor e, CXCursor base, CXType ty,
+			const char *member)
+{
+	if (clang_getCursorKind(clang_getTypeDeclaration(ty)) != CXCursor_UnionDecl)
+		return 1;
+	struct ctu *t = w->t;
+	const char *tn = type_name(w, ty);
+	int line = cl_src_of(w, e).pos.line;
+	for (int i = 0; i < t->nunions; i++) {
+		if (strcmp(t->unions[i].type, tn) != 0)
+			continue;
+		if (strcmp(t->unions[i].member, member) == 0)
+			return 1;
+		return cl_err_at(w, e, "'%s' is a union accessed through its "
+				 "member '%s' here and '%s' at line %d: lkmmc "
+				 "gives each member of a union a location of its "
+				 "own, so a union type must be accessed through "
+				 "one member only; use '%s' here too",
+				 cl_src_of(w, base).text, member,
+				 t->unions[i].member, t->unions[i].line,
+				 t->unions[i].member);
+	}
+	t->unions = fe_reserve(t->scratch, t->unions, sizeof *t->unions,
+			       t->nunions, &t->unions_cap);
+	t->unions[t->nunions++] = (struct ctu_union_use){ tn, member, line };
+	return 1;
+}
+
 /* The address of memory lvalue c: "*p", "s->f", "s.f", "a[i]". */
 struct ir_expr *cl_lv_addr(struct lw *w, CXCursor c, struct bb *b)
 {
@@ -686,11 +718,14 @@ struct ir_expr *cl_lv_addr(struct lw *w, CXCursor c, struct bb *b)
 		}
 		CXType bt = clang_getCanonicalType(clang_getCursorType(kid[0]));
 		int arrow = bt.kind == CXType_Pointer;
+		CXType rt = arrow ? clang_getCanonicalType(clang_getPointeeType(bt)) : bt;
+		if (!union_member(w, e, kid[0], rt, cl_spell(w, e)))
+			return NULL;
 		struct ir_expr *obj = arrow ? cl_rv(w, kid[0], b)
 					    : cl_lv_addr(w, kid[0], b);
 		if (!obj)
 			return NULL;
-		char *tn = type_name(w, arrow ? clang_getPointeeType(bt) : bt);
+		char *tn = type_name(w, rt);
 		return select_part(w, e, obj, tn,
 				   arena_printf(w->fe->arena, ".%s", cl_spell(w, e)));
 	}

@@ -95,6 +95,12 @@ struct lw {
 	int njumps, jcap;         /* count, room */
 	int exits;                /* a program's thread: 1 + the register that
 				   * abort()/exit() sets to 1, 0 when none */
+	int in_main;              /* 1: main's code before the first
+				   * pthread_create (cprog_init.c runs it
+				   * on the initial state) */
+	int assumes;              /* a program's thread: 1 + the register a
+				   * false __VERIFIER_assume() sets to 1 (the
+				   * execution is discarded), 0 when none */
 };
 
 /* Pseudo destinations for cl_call(). */
@@ -217,11 +223,30 @@ struct ir_expr *cl_lv_addr(struct lw *w, CXCursor c, struct bb *b);
  * *val is set).  Returns 1, or 0 with the error recorded. */
 int cl_call(struct lw *w, CXCursor c, struct bb *b, int dst, struct src s,
 	    struct ir_expr **val);
+/* In a program, does argument arg name a local variable or parameter of
+ * the thread (not a global)?  READ_ONCE(r), rcu_dereference(r) and
+ * WRITE_ONCE(r, v) of one are cl_local_access(). */
+int cl_names_local(struct lw *w, CXCursor arg);
+/* READ_ONCE(r) and the like (c; store: WRITE_ONCE(r, v)) on a local r of
+ * a program's thread: r is thread-private, a register with no events in
+ * the model, as a litmus test's registers are, so the access is r's
+ * value (the store, an assignment to r), as cl_call. */
+int cl_local_access(struct lw *w, CXCursor c, int store, struct bb *b, int dst,
+		    struct src s, struct ir_expr **val);
 /* The body of function def inlined at c with its parameters bound to
  * argv (one value per parameter): what a helper call and a program's
  * thread (frontend/cprog.c) share. */
 int cl_inline(struct lw *w, CXCursor c, CXCursor def, struct ir_expr **argv,
 	      struct bb *b, int dst, struct src s, struct ir_expr **val);
+
+/* --- clower_mem.c: memset and memcpy in a program ----------------------- */
+
+/* memset(), memcpy() (name) call c in a program: in main's initial code,
+ * a whole global set to 0 or copied from another (stores to each of its
+ * locations, appended to b); else a located error saying what to write
+ * instead.  As cl_call. */
+int cl_mem_call(struct lw *w, CXCursor c, const char *name, struct bb *b,
+		int dst, struct src s, struct ir_expr **val);
 
 /* --- clower_def.c: macros of a model's .def ---------------------------- */
 

@@ -635,6 +635,19 @@ static int main_stmt(struct cprog *pc, CXCursor c)
 			return main_stmt(pc, call); /* assert(!pthread_join(...)) */
 		if (kp && kp->kind == K_ASSERT && nargs == 1)
 			return cprog_assert(pc, x, kp);
+		if (strcmp(name, "__VERIFIER_assume") == 0)
+			return cprog_assume(pc, x);
+		if (strcmp(name, "pthread_mutex_destroy") == 0 && nargs == 1 &&
+		    cprog_all_joined(pc))
+			return 1; /* nothing the model sees */
+		if (pc->phase != PH_INIT && (strcmp(name, "memset") == 0 ||
+					     strcmp(name, "memcpy") == 0))
+			return cl_err_at(&pc->w, x, "%s in main after the first "
+				      "pthread_create: memset and memcpy set "
+				      "initial values, before the threads start; "
+				      "move it before the first pthread_create, "
+				      "or store the fields one by one in a thread",
+				      name);
 	}
 	if (pc->phase == PH_INIT && clang_isExpression(clang_getCursorKind(c)))
 		return cprog_init_store(pc, c);
@@ -687,8 +700,8 @@ static int prog_diags(struct cprog *pc, CXTranslationUnit tu)
 		else if (strstr(m, "file not found"))
 			hint = ": lkmmc builds in lkmm.h, pthread.h, assert.h, "
 			       "stdlib.h, stddef.h, stdint.h, stdbool.h, "
-			       "stdio.h and string.h; give other folders "
-			       "with -I";
+			       "stdio.h, string.h and genmc.h; give other "
+			       "folders with -I";
 		diag_error(pc->fe->d, file, (int)line, (int)col, "%s%s", m, hint);
 		clang_disposeString(fn);
 		clang_disposeString(msg);
@@ -735,6 +748,7 @@ static int lower_thread(struct cprog *pc, int k, struct fe_proc *p)
 	int ok = cl_inline(&w, s->fn, s->fn, argv, &b, DST_NONE, src, &val);
 	th->body = cl_fin(&b);
 	pc->exits[k] = w.exits;
+	pc->assumes[k] = w.assumes;
 	return ok;
 }
 
@@ -789,6 +803,7 @@ static int read_program(struct cprog *pc)
 			return 0;
 	}
 	cprog_exempt_exits(pc);
+	prog->filter = cprog_filter(pc);
 	/* The final condition: forall of the asserts' conjunction. */
 	struct ir_cond *c = NULL;
 	for (int i = 0; i < pc->nas; i++) {
@@ -840,6 +855,7 @@ int cparse_program(struct cparse *cp, struct fe *fe, const char *const *cargs,
 	t.chunks = &chunk;
 	t.nchunks = 1;
 	fe->prog->name = prog_name(fe);
+	fe->typedefs = 1; /* the program's own typedef'd structs */
 	/* The threads' array has room for main's scratch registers past
 	 * the last thread (index MAX_THREADS). */
 	int nt = MAX_THREADS + 1;
@@ -883,7 +899,8 @@ int cparse_program(struct cparse *cp, struct fe *fe, const char *const *cargs,
 		args[ncargs + i] = base[i];
 	struct cprog pc = { .t = &t, .fe = fe };
 	pc.mainp.id = MAX_THREADS;
-	pc.w = (struct lw){ .t = &t, .fe = fe, .p = &pc.mainp, .tid = MAX_THREADS };
+	pc.w = (struct lw){ .t = &t, .fe = fe, .p = &pc.mainp, .tid = MAX_THREADS,
+			    .in_main = 1 };
 	pc.fr = (struct frame){ .name = "main", .instance = 1, .ret = -1,
 				.flag = -1 };
 	pc.w.fr = &pc.fr;

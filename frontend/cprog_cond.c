@@ -2,8 +2,10 @@
  * cprog_cond.c - main's final asserts in a whole C program (see cprog.c):
  * an assert() or BUG_ON() after every thread is joined, as a condition on
  * the final state: ==/!= of globals and constants (IR_C_ATOM) or a C
- * condition over the globals' final values (IR_C_EXPR).  It does not
- * check asserts inside threads (clower*.c lowers those).
+ * condition over the globals' final values (IR_C_EXPR); and the program's
+ * filter, made of GenMC's __VERIFIER_assume() calls (main's after the
+ * joins, the threads' through the registers clower_call.c sets).  It does
+ * not check asserts inside threads (clower*.c lowers those).
  */
 #include <string.h>
 
@@ -237,4 +239,48 @@ void cprog_exempt_exits(struct cprog *pc)
 			a->cond = o;
 		}
 	}
+}
+
+/* a && b, either of which may be NULL (none). */
+static struct ir_cond *cond_and(struct cprog *pc, struct ir_cond *a,
+				struct ir_cond *b, struct ir_pos pos)
+{
+	if (!a || !b)
+		return a ? a : b;
+	struct ir_cond *n = cond_new(pc, IR_C_AND, pos);
+	n->a = a;
+	n->b = b;
+	return n;
+}
+
+int cprog_assume(struct cprog *pc, CXCursor c)
+{
+	if (clang_Cursor_getNumArguments(c) != 1)
+		return cl_err_at(&pc->w, c, "__VERIFIER_assume takes one condition");
+	if (!cprog_all_joined(pc))
+		return cl_err_at(&pc->w, c, "__VERIFIER_assume in main before every "
+			      "thread is joined: main's is a condition on the "
+			      "final state; join all threads first, or move it "
+			      "into a thread");
+	struct ir_cond *cnd = to_cond(pc, clang_Cursor_getArgument(c, 0));
+	if (!cnd)
+		return 0;
+	pc->keep = cond_and(pc, pc->keep, cnd, cl_src_of(&pc->w, c).pos);
+	return 1;
+}
+
+struct ir_cond *cprog_filter(struct cprog *pc)
+{
+	struct ir_cond *f = pc->keep;
+	for (int k = 0; k < pc->nth; k++) {
+		if (!pc->assumes[k])
+			continue;
+		struct ir_pos pos = pc->fe->prog->threads[k].pos;
+		struct ir_cond *e = cond_new(pc, IR_C_ATOM, pos);
+		e->lhs.thread = k;
+		e->lhs.index = pc->assumes[k] - 1;
+		e->rhs = (struct ir_value){ IR_VAL_INT, 0, 0 };
+		f = cond_and(pc, f, e, pos);
+	}
+	return f;
 }

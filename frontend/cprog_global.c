@@ -46,6 +46,33 @@ static int init_loc(struct cprog *pc, int l, CXCursor e, const char *name)
 	return 1;
 }
 
+/* Is initialiser e all zeros ({ 0 }, { 0, { NULL } }, {}), as a struct's
+ * initial state is anyway?  *(int *)data is set to 0 at anything else. */
+static enum CXChildVisitResult zero_init(CXCursor e, CXCursor parent,
+					 CXClientData data)
+{
+	(void)parent;
+	int *zero = data;
+	switch (clang_getCursorKind(e)) {
+	case CXCursor_InitListExpr:
+	case CXCursor_UnexposedExpr: /* an implicit conversion */
+	case CXCursor_CStyleCastExpr: /* NULL */
+	case CXCursor_ParenExpr:
+		return CXChildVisit_Recurse;
+	case CXCursor_IntegerLiteral: {
+		CXEvalResult ev = clang_Cursor_Evaluate(e);
+		*zero = ev && clang_EvalResult_getAsLongLong(ev) == 0;
+		if (ev)
+			clang_EvalResult_dispose(ev);
+		break;
+	}
+	default:
+		*zero = 0;
+		break;
+	}
+	return *zero ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
 /* Declare the file-scope variable v as a shared location. */
 int cprog_declare_global(struct cprog *pc, CXCursor v)
 {
@@ -55,11 +82,11 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 	size_t off = cl_lit(&pc->w, cl_vfile_off(pc->t, clang_getCursorLocation(v)));
 	if (cprog_is_handle_type(ty))
 		return 1; /* a pthread_t: main's business */
-	if (strstr(ty, "pthread_mutex_t") || strstr(ty, "pthread_cond_t"))
-		return cl_err_at(&pc->w, v, "'%s' is a %s: pthread mutexes and "
-			      "condition variables are not supported; use a "
-			      "spinlock_t with spin_lock()/spin_unlock() from "
-			      "<lkmm.h>", name, ty);
+	if (strstr(ty, "pthread_cond_t"))
+		return cl_err_at(&pc->w, v, "'%s' is a %s: pthread condition "
+			      "variables are not supported; wait for a flag "
+			      "with a READ_ONCE() loop (or "
+			      "smp_cond_load_acquire()) instead", name, ty);
 	CXType ct = clang_getCanonicalType(clang_getCursorType(v));
 	CXCursor init;
 	int has_init = cprog_var_init(pc, v, &init);
@@ -109,14 +136,21 @@ int cprog_declare_global(struct cprog *pc, CXCursor v)
 		clang_disposeString(cs);
 		if (fe_type_kind(cty) == IR_LOC_SRCU)
 			return fe_loc_declare(fe, name, cty, off) >= 0;
-		if (strncmp(cty, "struct ", 7) != 0 || strchr(cty, '('))
-			return cl_err_at(&pc->w, v, "'%s' has type %s: only named "
-				      "structs are supported (no unions, no "
-				      "anonymous structs)", name, ty);
+		/* struct NAME, union NAME, a typedef of an anonymous one
+		 * (clang spells its canonical type with the typedef's name):
+		 * layout.c lays it out */
+		if (strchr(cty, '('))
+			return cl_err_at(&pc->w, v, "'%s' has an anonymous struct "
+				      "or union type: name it (struct NAME { ... "
+				      "} %s;) or typedef it", name, name);
+		int zero = 1;
 		if (has_init)
+			clang_visitChildren(init, zero_init, &zero);
+		if (has_init && !zero)
 			return cl_err_at(&pc->w, init, "struct '%s' cannot have an "
-				      "initialiser: set its fields in main "
-				      "before the first pthread_create", name);
+				      "initialiser other than { 0 }: set its "
+				      "fields in main before the first "
+				      "pthread_create", name);
 		return fe_loc_declare(fe, name, cty, off) >= 0;
 	}
 	if (fe_type_kind(ty) < 0) {

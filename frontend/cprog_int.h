@@ -60,6 +60,12 @@ struct cprog {
 					 * abort()/exit() sets, 0: none */
 	struct final_local *fl;         /* main's locals read after the joins */
 	int nfl, flcap;                 /* count, room */
+	int assumes[MAX_THREADS];       /* per thread: 1 + the register a
+					 * false __VERIFIER_assume() sets, 0:
+					 * none */
+	struct ir_cond *keep;           /* main's __VERIFIER_assume()s after
+					 * the joins, as one condition on the
+					 * final state (NULL: none) */
 };
 
 /* The value of expression c in main, without any access: a constant or
@@ -96,5 +102,12 @@ int cprog_assert(struct cprog *pc, CXCursor c, const struct kapi *k);
 /* cprog_cond.c: once the threads are lowered, each assert holds too on a
  * path that ends at abort() or exit(). */
 void cprog_exempt_exits(struct cprog *pc);
+/* cprog_cond.c: main's __VERIFIER_assume() call c after the joins: the
+ * executions whose final state makes its argument false are discarded. */
+int cprog_assume(struct cprog *pc, CXCursor c);
+/* cprog_cond.c: the program's filter (ir_program.filter), once the
+ * threads are lowered: no thread's __VERIFIER_assume() was false, and
+ * main's hold on the final state; NULL when there are none. */
+struct ir_cond *cprog_filter(struct cprog *pc);
 
 #endif

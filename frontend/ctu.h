@@ -24,6 +24,15 @@ struct ctu_chunk {
 			 * every byte maps to lit_off (the #include) */
 };
 
+/* The member through which a union type is accessed (clower_expr.c):
+ * lkmmc gives each member its own location, which is right only while
+ * every access goes through the same one. */
+struct ctu_union_use {
+	const char *type;   /* the union's canonical type */
+	const char *member; /* the member first accessed */
+	int line;           /* where (a line of the test) */
+};
+
 /* One test as libclang sees it. */
 struct ctu {
 	struct fe *fe;             /* the parse (program, errors, text) */
@@ -37,6 +46,8 @@ struct ctu {
 	int program;               /* 1: a whole C program (cprog.c): its
 				    * file-scope variables are the shared
 				    * locations of the same names */
+	struct ctu_union_use *unions; /* unions accessed so far, in scratch */
+	int nunions, unions_cap;   /* count, room */
 };
 
 /* Litmus offset of a virtual-file offset; (size_t)-1 outside the copied

@@ -115,9 +115,12 @@ int fe_type_kind(const char *ctype)
 		} else if (fe_word_is(w, n, "atomic_t") ||
 			   fe_word_is(w, n, "atomic_long_t")) {
 			kind = IR_LOC_ATOMIC;
-		} else if (fe_word_is(w, n, "spinlock_t")) {
+		} else if (fe_word_is(w, n, "spinlock_t") ||
+			   fe_word_is(w, n, "pthread_mutex_t")) {
+			/* a program's mutex is the model's one lock */
 			kind = IR_LOC_SPINLOCK;
-		} else if (fe_word_is(w, n, "struct")) {
+		} else if (fe_word_is(w, n, "struct") ||
+			   fe_word_is(w, n, "union")) {
 			while (isspace((unsigned char)*p))
 				p++;
 			const char *t = p;
@@ -164,12 +167,14 @@ int fe_typedef_name(const char *ctype)
 
 int fe_is_struct_type(const char *ctype)
 {
-	if (strncmp(ctype, "struct ", 7) != 0 || fe_type_kind(ctype) >= 0)
+	size_t n = strncmp(ctype, "union ", 6) == 0 ? 6
+		 : strncmp(ctype, "struct ", 7) == 0 ? 7 : 0;
+	if (!n || fe_type_kind(ctype) >= 0)
 		return 0;
-	for (const char *p = ctype + 7; *p; p++)
+	for (const char *p = ctype + n; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_')
 			return 0;
-	return ctype[7] != '\0';
+	return ctype[n] != '\0';
 }
 
 const char *fe_kind_name(enum ir_loc_kind kind)
@@ -233,8 +238,8 @@ int fe_loc_declare(struct fe *fe, const char *name, const char *ctype,
 		x->kind_known = 1;
 		return i;
 	}
-	if (kind < 0 && fe->preamble_end > fe->preamble_off &&
-	    fe_typedef_name(ctype)) {
+	if (kind < 0 && (fe->preamble_end > fe->preamble_off ||
+			 fe->typedefs) && fe_typedef_name(ctype)) {
 		/* foo_t, foo_t *: a typedef of the preamble (layout.c). */
 		int i = fe_loc_use(fe, name, off);
 		struct fe_locx *x = &fe->locx[i];

@@ -67,6 +67,10 @@ struct fe {
 	size_t preamble_off;     /* the C preamble between the init block and
 				  * P0 (shared #defines, structs, helpers) */
 	size_t preamble_end;     /* its end; == preamble_off when none */
+	int typedefs;            /* 1: a type name of one word that is no
+				  * kernel type may be a typedef of the C
+				  * code, which layout.c resolves (a whole
+				  * program; a litmus test with a preamble) */
 	int unroll;              /* helper recursion bound (--unroll) */
 	const struct kapi_table *macros; /* the primitives (kapi.h), NULL:
 				  * the built-in ones */
@@ -85,7 +89,7 @@ int fe_error(struct fe *fe, size_t off, const char *fmt, ...)
 int fe_type_kind(const char *ctype);
 /* Is ctype one name, maybe with stars ("foo_t", "foo_t *")? */
 int fe_typedef_name(const char *ctype);
-/* Is ctype "struct NAME" (other than srcu_struct)? */
+/* Is ctype "struct NAME" (other than srcu_struct) or "union NAME"? */
 int fe_is_struct_type(const char *ctype);
 /* Name of a kind for messages. */
 const char *fe_kind_name(enum ir_loc_kind kind);

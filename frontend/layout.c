@@ -36,7 +36,8 @@ static enum CXChildVisitResult find_struct_v(CXCursor c, CXCursor parent,
 	struct find_struct *fs = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	int wanted = fs->want_typedef ? k == CXCursor_TypedefDecl
-		: k == CXCursor_StructDecl && clang_isCursorDefinition(c);
+		: (k == CXCursor_StructDecl || k == CXCursor_UnionDecl) &&
+		  clang_isCursorDefinition(c);
 	if (wanted) {
 		CXString sp = clang_getCursorSpelling(c);
 		int same = strcmp(clang_getCString(sp), fs->name) == 0;
@@ -47,7 +48,8 @@ static enum CXChildVisitResult find_struct_v(CXCursor c, CXCursor parent,
 			return CXChildVisit_Break;
 		}
 	}
-	return k == CXCursor_TypedefDecl || k == CXCursor_StructDecl
+	return k == CXCursor_TypedefDecl || k == CXCursor_StructDecl ||
+	       k == CXCursor_UnionDecl
 		? CXChildVisit_Recurse : CXChildVisit_Continue;
 }
 
@@ -105,6 +107,13 @@ static void rec_set(struct ctu *t, struct rec_types *rt, int l, CXType ty)
 
 static int lay_part(struct layout *ly, const char *name, CXType ty);
 
+/* Where object obj is declared, as a text offset (for errors). */
+static size_t obj_off(const struct fe *fe, int obj)
+{
+	const struct ir_location *o = &fe->prog->locs[obj];
+	return fe->lines[o->pos.line - 1] + (size_t)o->pos.col - 1;
+}
+
 static enum CXVisitorResult lay_field(CXCursor c, CXClientData data)
 {
 	struct layout *ly = data;
@@ -112,18 +121,66 @@ static enum CXVisitorResult lay_field(CXCursor c, CXClientData data)
 	CXString sp = clang_getCursorSpelling(c);
 	const char *n = arena_printf(fe->arena, "%s.%s", ly->prefix,
 				     clang_getCString(sp));
+	/* an anonymous member's cursor is spelled as its type is */
+	int unnamed = !*clang_getCString(sp) || strchr(clang_getCString(sp), '(');
 	clang_disposeString(sp);
+	if (unnamed) {
+		ly->ok = fe_error(fe, obj_off(fe, ly->obj), "'%s' has a member with no "
+				  "name (an anonymous struct or union): give "
+				  "it a name and access its fields through it",
+				  ly->prefix);
+		return CXVisit_Break;
+	}
 	if (!lay_part(ly, n, clang_getCursorType(c)))
 		return CXVisit_Break;
 	return CXVisit_Continue;
+}
+
+/* A union's members share memory; lkmmc gives each one a location of its
+ * own, which holds while a program reaches the union through one member
+ * only (clower_expr.c refuses a second).  That member is then all there
+ * is, as long as it is one location: a scalar, a pointer, atomic_t or
+ * spinlock_t, not a struct or an array, whose parts would share memory
+ * with another member's. */
+struct union_check {
+	struct fe *fe;     /* the parse */
+	int obj;           /* the object the union is (part of) */
+	const char *name;  /* the union's part name ("s.u") */
+	int ok;            /* 0 once an error is recorded */
+};
+
+static enum CXVisitorResult scalar_member(CXCursor c, CXClientData data)
+{
+	struct union_check *uc = data;
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+	if (t.kind != CXType_Record && t.kind != CXType_ConstantArray)
+		return CXVisit_Continue;
+	CXString sp = clang_getCursorSpelling(c);
+	uc->ok = fe_error(uc->fe, obj_off(uc->fe, uc->obj), "union '%s': its "
+			  "member '%s' is a struct or an array; lkmmc takes "
+			  "unions whose members are scalars, pointers or "
+			  "atomic_t (use a struct instead)",
+			  uc->name, clang_getCString(sp));
+	clang_disposeString(sp);
+	return CXVisit_Break;
+}
+
+/* When ty (canonical) is a union, are its members what lkmmc takes?  0
+ * with the error recorded (at object obj) when not. */
+static int union_members(struct fe *fe, int obj, const char *name, CXType ty)
+{
+	if (clang_getCursorKind(clang_getTypeDeclaration(ty)) != CXCursor_UnionDecl)
+		return 1;
+	struct union_check uc = { fe, obj, name, 1 };
+	clang_Type_visitFields(ty, scalar_member, &uc);
+	return uc.ok;
 }
 
 /* Create location name for a part of type ty (recursively). */
 static int lay_part(struct layout *ly, const char *name, CXType ty)
 {
 	struct fe *fe = ly->t->fe;
-	struct ir_location *obj = &fe->prog->locs[ly->obj];
-	size_t off = fe->lines[obj->pos.line - 1] + (size_t)obj->pos.col - 1;
+	size_t off = obj_off(fe, ly->obj);
 	CXType canon = clang_getCanonicalType(ty);
 	CXString ts = clang_getTypeSpelling(ty), cs = clang_getTypeSpelling(canon);
 	char *spelled = arena_strdup(fe->arena, clang_getCString(ts));
@@ -161,6 +218,9 @@ static int lay_part(struct layout *ly, const char *name, CXType ty)
 		return ly->ok = fe_error(fe, off, "'%s' is a spinlock_t and "
 					 "cannot be given an initial value",
 					 name);
+	if (canon.kind == CXType_Record &&
+	    !union_members(fe, ly->obj, name, canon))
+		return ly->ok = 0;
 	if (canon.kind == CXType_Record) {
 		x->is_object = 1;
 		loc->ctype = ctype;
@@ -199,7 +259,8 @@ static int object_type(struct ctu *t, struct rec_types *rt, int i, CXType *ty)
 	int named = fe_is_struct_type(loc->ctype);
 	if (!named && !fe->locx[i].typedef_obj)
 		return 1; /* an array */
-	struct find_struct fs = { named ? loc->ctype + 7 : loc->ctype,
+	const char *tag = strchr(loc->ctype, ' '); /* struct NAME, union NAME */
+	struct find_struct fs = { named ? tag + 1 : loc->ctype,
 				  clang_getNullCursor(), 0, !named };
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu),
 			    find_struct_v, &fs);
@@ -245,6 +306,9 @@ int layout_objects(struct ctu *t)
 			continue;
 		CXType ty;
 		if (!object_type(t, &rt, i, &ty))
+			return 0;
+		if (ty.kind != CXType_Invalid && !fe->locx[i].in_layout &&
+		    !union_members(fe, i, loc->name, ty))
 			return 0;
 		if (ty.kind == CXType_Invalid)
 			continue;

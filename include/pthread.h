@@ -1,9 +1,12 @@
 /*
  * pthread.h - lkmmc's <pthread.h> for whole C programs: the declarations
  * of the thread calls lkmmc understands in main (pthread_create,
- * pthread_join).  lkmmc builds it in instead of the system's (see the
- * README, "Whole C programs").  Mutexes and the other calls are
- * declared so that their use gets lkmmc's "unsupported" error.
+ * pthread_join) and of the mutex calls, a pthread_mutex_t being the
+ * model's one kind of lock (spinlock_t: pthread_mutex_lock() is
+ * spin_lock(), pthread_mutex_trylock() is spin_trylock() returning 0 when
+ * it takes the lock).  lkmmc builds it in instead of the system's (see
+ * the README, "Whole C programs").  The other calls are declared so that
+ * their use gets lkmmc's "unsupported" error.
  */
 #ifndef LKMMC_PTHREAD_H
 #define LKMMC_PTHREAD_H
@@ -12,9 +15,10 @@
 
 typedef unsigned long pthread_t;
 typedef struct { int lkmmc_attr; } pthread_attr_t;
-typedef struct { int lkmmc_mutex; } pthread_mutex_t;
+typedef int pthread_mutex_t; /* starts unlocked, as a spinlock_t */
 typedef struct { int lkmmc_mutexattr; } pthread_mutexattr_t;
-#define PTHREAD_MUTEX_INITIALIZER { 0 }
+typedef struct { int lkmmc_cond; } pthread_cond_t;
+#define PTHREAD_MUTEX_INITIALIZER 0
 #ifndef NULL
 #define NULL ((void *)0)
 #endif

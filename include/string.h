@@ -1,7 +1,10 @@
 /*
  * string.h - lkmmc's <string.h> for whole C programs: declared so that
- * a program including it parses; a call of these functions is lkmmc's
- * located error naming it (the model has no byte-wise memory).
+ * a program including it parses.  The model has no bytes, only
+ * locations: before the first pthread_create, main may set a whole
+ * global to 0 with memset() or copy a whole global into another of its
+ * type with memcpy() (initial values); any other call of these functions
+ * is lkmmc's located error naming it.
  */
 #ifndef LKMMC_STRING_H
 #define LKMMC_STRING_H

@@ -352,6 +352,53 @@ check "genmc-ids: main returns without joining, P1 still runs and can see 10" \
 check "printing: P0's printf argument READ_ONCE(y) is a load of y" \
 	grep -q "load\[once\](&y) .*; READ_ONCE(y)" "$tmp/out"
 
+# 3h. GenMC's __VERIFIER_assume(), pthread mutexes, READ_ONCE() of a
+#     thread's local, unions and typedef'd anonymous structs, memset()
+#     and memcpy() in main (genmc-assume.c, pthread-mutex.c,
+#     local-once.c, union-mutex.c, union-typedef.c, memset-init.c: No
+#     errors above): each answer depends on what the program tests.
+#     variant SED-ARGS...: $p changed by sed into $v, run, its answer in
+#     $tmp/out.
+v=$tmp/v.c
+variant() { sed "$@" "$p" > "$v"; "$LKMMC" "$v" > "$tmp/out" 2> /dev/null; }
+p=litmus-tests/programs/genmc-assume.c
+variant '/__VERIFIER_assume(f == 1)/d'
+check "genmc-assume: without the reader's assume, its assert can fail" \
+	grep -q "^Assertion failed: assert(d == 1) at $v:[0-9:]* in P1$" "$tmp/out"
+check "genmc-assume: ... and main's" \
+	grep -q "^Assertion violated at $v:[0-9]*: assert(seen == 1)$" "$tmp/out"
+variant -e '/__VERIFIER_assume(f == 1)/d' \
+	-e 's/__VERIFIER_assume(flag == 1)/__VERIFIER_assume(seen == 1)/'
+check "genmc-assume: main's assume on the final state discards the threads' failures too" \
+	grep -q "^No errors" "$tmp/out"
+p=litmus-tests/programs/pthread-mutex.c
+variant -e 's/^\tif (pthread_mutex_lock(&m))$/\tif (0)/' \
+	-e '/^\tpthread_mutex_unlock(&m);$/d'
+check "pthread-mutex: a thread without the mutex races on the counter" \
+	grep -q "^Data race between $v:[0-9]* and $v:[0-9]* on count$" "$tmp/out"
+variant '/^\tpthread_mutex_unlock(&m);$/d'
+check "pthread-mutex: a mutex never unlocked blocks the other threads" \
+	grep -q "^Deadlock: " "$tmp/out"
+p=litmus-tests/programs/local-once.c
+variant 's/smp_store_release(&p, &y)/WRITE_ONCE(p, \&y)/'
+check "local-once: without the release, the reader through its locals can see y's 0" \
+	grep -q "^Assertion failed: assert(!(q == &y && v == 0)) at $v:[0-9:]* in P1$" "$tmp/out"
+p=litmus-tests/programs/union-mutex.c
+variant 's/atomic_cmpxchg_acquire/atomic_cmpxchg_relaxed/'
+check "union-mutex: a lock word in a union taken without acquire lets the counter race" \
+	grep -q "^Data race between $v:[0-9]* and $v:[0-9]* on count$" "$tmp/out"
+p=litmus-tests/programs/union-typedef.c
+variant 's/table\[1\].slot.word == 15/table[1].slot.word == 16/'
+check "union-typedef: the union in an element of a typedef'd struct array holds the helper's 15" \
+	grep -q "^Assertion violated at $v:[0-9]*: assert(atomic_read(&table\[1\].state) == 5" "$tmp/out"
+p=litmus-tests/programs/memset-init.c
+variant '/memset(&cfg/d'
+check "memset-init: without main's memset, the fields keep main's values" \
+	grep -q "^Assertion failed: assert(READ_ONCE(cfg.mode) == 0 .* at $v:[0-9:]* in P1$" "$tmp/out"
+variant '/memcpy(work/d'
+check "memset-init: without the array's memcpy, the thread adds 0, not 6" \
+	grep -q "^Assertion violated at $v:[0-9]*: assert(data == 8 " "$tmp/out"
+
 # 4. one checker, two inputs: litmus tests and their --to-c programs give
 #    the same answers (the kernel's 34 and ours; the whole corpus is make
 #    conformance-programs)

@@ -511,6 +511,38 @@ static void test_struct_fields(void **state)
 	ir_program_free(p);
 }
 
+/* A union field is laid out as a struct's, one location per member,
+ * which is right while every access goes through one member: through a
+ * second one is an error at that access. */
+static void test_union_fields(void **state)
+{
+	(void)state;
+	struct ir_program *p = with_preamble("",
+		"struct s { union { int n; atomic_t v; } u; int c; };",
+		"struct s *x",
+		"int r1 = READ_ONCE(x->u.n); WRITE_ONCE(x->u.n, r1 + 1);");
+	assert_true(ir_find_loc(p, "x.u.n") >= 0);
+	assert_true(ir_find_loc(p, "x.u.v") >= 0);
+	const struct ir_block *b = &p->threads[0].body;
+	assert_int_equal(b->count, 2);
+	assert_int_equal(b->items[0].a->kind, IR_E_LOC);
+	assert_string_equal(p->locs[b->items[0].a->loc].name, "x.u.n");
+	ir_program_free(p);
+	tu_parse_bad("C t\n{}\n"
+		     "struct s { union { int n; long l; } u; };\n"
+		     "P0(struct s *x) {\n"
+		     "\tint r1 = READ_ONCE(x->u.n); WRITE_ONCE(x->u.l, r1);\n"
+		     "}\nexists (x=0)\n", 5, 41,
+		     "'x->u' is a union accessed through its member 'l' here "
+		     "and 'n' at line 5");
+	tu_parse_bad("C t\n{}\n"
+		     "struct s { union { int n; int f[2]; } u; };\n"
+		     "P0(struct s *x) {\n"
+		     "\tint r1 = READ_ONCE(x->u.n);\n"
+		     "}\nexists (x=0)\n", 4, 14,
+		     "union 'x.u': its member 'f' is a struct or an array");
+}
+
 /* Assertions: BUG_ON(c) and WARN_ON(c) must keep c false (the IR_ASSERT
  * checks !c), assert(c) keeps c true; WARN_ON's value is c != 0. */
 static void test_assertions(void **state)
@@ -657,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_body_errors),
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_struct_fields),
+		cmocka_unit_test(test_union_fields),
 		cmocka_unit_test(test_assertions),
 		cmocka_unit_test(test_macro_operators),
 		cmocka_unit_test(test_switch),
