@@ -57,7 +57,10 @@ LDLIBS  += -L$(LLVM_DIR)/lib $(RPATH) -lclang -lz3 -lm
 KTREE   := build/linux
 LKMM_DIR := $(KTREE)/tools/memory-model
 
-LIB_SRCS := $(wildcard common/*.c frontend/*.c encoder/*.c models/*.c solver/*.c cli/*.c kernel/*.c)
+LIB_SRCS := $(wildcard common/*.c frontend/*.c encoder/*.c models/*.c \
+	models/cat/*.c solver/*.c repair/*.c report/*.c cli/*.c kernel/*.c)
+# Every header of the tree: an object is rebuilt when any changes.
+HDRS := $(wildcard */*.h */*/*.h)
 # The kernel-module harness (kernel/harness.tmpl) as a C string for --kmod.
 KMOD_HARNESS_C := build/gen/kmod_harness.c
 # The headers of include/ built in for whole C programs (frontend/cheaders.h).
@@ -82,7 +85,7 @@ all: lkmmc
 lkmmc: $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/obj/%.o: %.c $(wildcard */*.h)
+build/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -217,7 +220,7 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 ASAN_OBJS := $(patsubst build/obj/%,build/asan/obj/%,$(LIB_OBJS) $(MAIN_OBJ))
 
-build/asan/obj/%.o: %.c $(wildcard */*.h)
+build/asan/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
 
@@ -273,7 +276,7 @@ FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
 fuzz-deps:
 	$(call apt_install,$(FUZZ_PACKAGES),--no-install-recommends)
 
-build/fuzz/obj/%.o: %.c $(wildcard */*.h)
+build/fuzz/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 

@@ -21,15 +21,15 @@
 
 #include "cli/batch.h"
 #include "cli/herd7opts.h"
-#include "cli/json.h"
+#include "report/json.h"
 #include "cli/modeldiff.h"
 #include "cli/shard.h"
 #include "frontend/frontend.h"
 #include "kernel/kmod.h"
-#include "models/cat.h"
+#include "models/cat/cat.h"
 #include "solver/check.h"
 #include "common/memlimit.h"
-#include "solver/repair.h"
+#include "repair/repair.h"
 #include "common/xalloc.h"
 
 #define LKMMC_VERSION "0.1.0"

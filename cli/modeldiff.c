@@ -21,7 +21,7 @@
 #include "common/diag.h"
 #include "common/xalloc.h"
 #include "frontend/frontend.h"
-#include "models/cat.h"
+#include "models/cat/cat.h"
 #include "solver/check.h"
 
 /* One side of the comparison. */

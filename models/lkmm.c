@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "models/cat.h"
+#include "models/cat/cat.h"
 #include "models/lkmm_parts.h"
 
 static const char *axiom_names[AX_COUNT] = {

@@ -12,7 +12,7 @@
 #include "solver/bounds.h"
 #include "solver/options.h"
 #include "solver/dot.h"
-#include "solver/execution.h"
+#include "solver/readback.h"
 #include "solver/explain.h"
 #include "solver/interleave.h"
 #include "solver/deadline.h"

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "common/arena.h"
-#include "models/cat.h"
+#include "models/cat/cat.h"
 
 /* Parse text; the arena is returned for freeing. */
 static int parse(const char *text, struct cat_file *f, struct arena **a,

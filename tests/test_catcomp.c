@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "models/cat.h"
+#include "models/cat/cat.h"
 #include "models/lkmm.h"
 #include "tests/encfix.h"
 #include "tests/irb.h"

@@ -1,7 +1,7 @@
 /*
  * jsonw.c - a JSON writer (see jsonw.h).
  */
-#include "cli/jsonw.h"
+#include "report/jsonw.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -23,7 +23,7 @@
  * It does not choose the sets (repair.c), print anything, or decide what
  * a repair is worth.
  */
-#include "solver/repair_enc.h"
+#include "repair/repair_enc.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
  *
  * It does not evaluate anything; the cat compiler (catcomp.c) does.
  */
-#include "models/cat.h"
+#include "models/cat/cat.h"
 
 #include <ctype.h>
 #include <string.h>

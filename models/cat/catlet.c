@@ -6,7 +6,7 @@
  * not be exact, else as Kleene stages from the empty relation (see
  * catcomp.c's first comment for when each is exact).
  */
-#include "models/catcomp_int.h"
+#include "models/cat/catcomp_int.h"
 
 #include <string.h>
 

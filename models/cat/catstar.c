@@ -28,7 +28,7 @@
  * within (v->dom, v->rng) is known from the expression: [S] is within S,
  * a ; b starts where a does and ends where b does (catval.c).
  */
-#include "models/catcomp_int.h"
+#include "models/cat/catcomp_int.h"
 
 #include "common/arena.h"
 

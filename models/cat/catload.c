@@ -5,7 +5,7 @@
  * is checked by one eager compilation (cc_check_model); compiling it over
  * a test is catcomp.c's.
  */
-#include "models/catcomp_int.h"
+#include "models/cat/catcomp_int.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
  * scratch; each repair printed is checked from scratch once more, with
  * --explain, to name the axiom that forbids the outcome.
  */
-#include "solver/repair.h"
+#include "repair/repair.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -25,9 +25,9 @@
 #include "common/clock.h"
 #include "common/xalloc.h"
 #include "frontend/frontend.h"
-#include "solver/repair_enc.h"
-#include "solver/repair_menu.h"
-#include "solver/udiff.h"
+#include "repair/repair_enc.h"
+#include "repair/repair_menu.h"
+#include "repair/udiff.h"
 
 /* How many sets of one cost the search may enumerate (most are ruled
  * out without a check): a bound on its own time on huge menus. */

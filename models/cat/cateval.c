@@ -4,7 +4,7 @@
  * try, if and fun, and "a ; b" building of b only what a can reach.
  * Function application and the library are catlib.c's.
  */
-#include "models/catcomp_int.h"
+#include "models/cat/catcomp_int.h"
 
 #include <string.h>
 

@@ -10,12 +10,12 @@
  * thread, line, kind, location, value, source text.  What cannot be read
  * is kept as text, never dropped.  It does not run anything.
  */
-#include "cli/json.h"
+#include "report/json.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/jsonw.h"
+#include "report/jsonw.h"
 #include "common/xalloc.h"
 
 /* A piece of the text (not NUL-terminated). */

@@ -4,7 +4,7 @@
  * A longest common subsequence of lines by dynamic programming, then the
  * edit script walked once and cut into hunks with 3 lines of context.
  */
-#include "solver/udiff.h"
+#include "repair/udiff.h"
 
 #include <stdlib.h>
 #include <string.h>

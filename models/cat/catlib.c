@@ -6,7 +6,7 @@
  * library's and the model's own).  What the encoder chooses where herd7
  * enumerates is told in catcomp.c's first comment.
  */
-#include "models/catcomp_int.h"
+#include "models/cat/catcomp_int.h"
 
 #include <string.h>
 #include <strings.h>

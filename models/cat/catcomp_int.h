@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "models/cat.h"
+#include "models/cat/cat.h"
 #include "models/lkmm.h"
 
 struct cat_include {

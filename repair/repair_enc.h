@@ -19,7 +19,7 @@
 #define LKMMC_REPAIR_ENC_H
 
 #include "solver/options.h"
-#include "solver/repair_menu.h"
+#include "repair/repair_menu.h"
 
 struct frontend;
 struct repair_enc;

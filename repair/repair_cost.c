@@ -1,7 +1,7 @@
 /*
  * repair_cost.c - the price of each kind of change; see repair_cost.h.
  */
-#include "solver/repair_cost.h"
+#include "repair/repair_cost.h"
 
 #include <ctype.h>
 #include <errno.h>

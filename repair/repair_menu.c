@@ -2,7 +2,7 @@
  * repair_menu.c - the changes --repair may try and --prune may undo, as
  * edits of the litmus text; see repair_menu.h.
  */
-#include "solver/repair_menu.h"
+#include "repair/repair_menu.h"
 
 #include <ctype.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /*
  * execution.c - a concrete execution from a model; see execution.h.
  */
-#include "solver/execution.h"
+#include "solver/readback.h"
 
 #include <assert.h>
 #include <stdlib.h>

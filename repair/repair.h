@@ -25,7 +25,7 @@
 
 #include "common/diag.h"
 #include "solver/check.h"
-#include "solver/repair_cost.h"
+#include "repair/repair_cost.h"
 
 struct frontend;
 

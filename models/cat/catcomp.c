@@ -72,7 +72,7 @@
  * no .def keeps the built-in primitives; its tags are then the encoder's
  * event classes of the same name (catlib.c's tag_class).
  */
-#include "models/catcomp_int.h"
+#include "models/cat/catcomp_int.h"
 
 #include <string.h>
 

@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "frontend/ir.h"
-#include "solver/repair_cost.h"
+#include "repair/repair_cost.h"
 
 /* One edit of the text: replace text[off, off+del) by ins. */
 struct repair_edit {

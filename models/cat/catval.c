@@ -4,7 +4,7 @@
  * What a value is and what its over/under/contains marks mean: struct val
  * and enum contains in catcomp_int.h, and catcomp.c's first comment.
  */
-#include "models/catcomp_int.h"
+#include "models/cat/catcomp_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
