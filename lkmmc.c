@@ -2,14 +2,14 @@
  * lkmmc.c - the command line: parse options, then for each litmus file run
  * the front end and either dump the IR or check the test.  --shard keeps
  * one share of the files (cli/shard.h); --json turns each test's answer
- * into one JSON object (cli/json.h); -j, --times and --timeout run the
+ * into one JSON object (report/json.h); -j, --times and --timeout run the
  * files in worker processes (cli/batch.h); --repair, --prune and --strip
- * hand each file to solver/repair.h instead of checking it.
+ * hand each file to repair/repair.h instead of checking it.
  *
  * Exit codes: 0 every test was parsed and checked; 1 some test failed to
  * parse or check (its error is on stderr); 2 usage error; 3 the code of
  * some test can fail: an assertion (BUG_ON, WARN_ON, assert) can fail or a
- * thread can spin forever, or --repair found no repair (solver/repair.h);
+ * thread can spin forever, or --repair found no repair (repair/repair.h);
  * 4 --unroll auto hit its limit on some test.  When several apply, the lowest non-zero one wins.
  */
 #include <errno.h>
@@ -190,7 +190,7 @@ static void usage(FILE *out)
 
 struct options {
 	int dump_ir;                  /* --dump-ir */
-	int json;                     /* --json: JSON Lines (cli/json.h) */
+	int json;                     /* --json: JSON Lines (report/json.h) */
 	int to_c;                     /* --to-c */
 	struct batch_options batch;   /* -j, --progress, --times */
 	const char *files_from;       /* --files-from FILE, or NULL */

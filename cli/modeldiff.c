@@ -1,6 +1,6 @@
 /*
  * modeldiff.c - lkmmc --model-diff DIR_A DIR_B FILE...: each test checked
- * under two models read from cat files (models/cat.h), and only the tests
+ * under two models read from cat files (models/cat/cat.h), and only the tests
  * whose answers differ printed: both answers, the one that reaches the
  * condition with a witness execution and the one that never does with
  * the axioms that forbid it (--explain).  Each model lowers the test with

@@ -72,7 +72,7 @@ enum ir_expr_kind {
 	IR_E_BINARY,/* a op b */
 	IR_E_COND,  /* a ? b : c (all pure) */
 	IR_E_CHOICE,/* 0 or 1, left open: --repair's choice num of a change
-		     * (solver/repair_enc.c); only in texts it parses with
+		     * (repair/repair_enc.c); only in texts it parses with
 		     * frontend_set_choices on */
 };
 enum ir_unop { IR_NEG, IR_LNOT, IR_BNOT };

@@ -5,7 +5,7 @@
  * --repair: for a litmus test whose condition is reachable when it should
  * not be (an exists that is reachable, a ~exists or forall that fails) or
  * whose assertions can fail, the changes of least total cost from the menu
- * (solver/repair_menu.h, priced by solver/repair_cost.h) after which the
+ * (repair/repair_menu.h, priced by repair/repair_cost.h) after which the
  * outcome is never reached and every assertion holds: every such repair
  * up to a limit, each as a unified diff of the file, each re-checked from
  * scratch on the patched text with the axiom that now forbids the outcome.

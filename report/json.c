@@ -6,7 +6,7 @@
  * or a whole C program's answer (Program ...), then sections that each
  * end at a blank line: "Witness:", "Explanation:", "Data race:"; any other
  * line is a note (the assertion and unwinding report).  Events are read
- * as solver/execution.c prints them ("P1:27 R y=1  r0 = READ_ONCE(*y)"):
+ * as solver/readback.c prints them ("P1:27 R y=1  r0 = READ_ONCE(*y)"):
  * thread, line, kind, location, value, source text.  What cannot be read
  * is kept as text, never dropped.  It does not run anything.
  */

@@ -1,5 +1,5 @@
 /*
- * execution.c - a concrete execution from a model; see execution.h.
+ * readback.c - a concrete execution read back from a model; see readback.h.
  */
 #include "solver/readback.h"
 

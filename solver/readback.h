@@ -1,5 +1,5 @@
 /*
- * execution.h - one candidate execution, read off a Z3 model, and printed
+ * readback.h - one candidate execution, read off a Z3 model, and printed
  * in the terms of the litmus file (threads, source lines, locations,
  * values), not of internal event numbers.
  *
@@ -7,8 +7,8 @@
  * fixpoint (rel_least_model), so that every relation evaluated here is the
  * execution's own.  This file prints and evaluates; it does not search.
  */
-#ifndef LKMMC_EXECUTION_H
-#define LKMMC_EXECUTION_H
+#ifndef LKMMC_READBACK_H
+#define LKMMC_READBACK_H
 
 #include <stdio.h>
 #include <z3.h>

@@ -1,6 +1,6 @@
 /*
- * test_cat.c - unit tests of the cat-language parser (models/catparse.c)
- * and of model loading (models/catcomp.c: cat_model_load): the syntax
+ * test_cat.c - unit tests of the cat-language parser (models/cat/catparse.c)
+ * and of model loading (models/cat/catcomp.c: cat_model_load): the syntax
  * tree of each construct, operator precedence, '*' and '+' as closure or
  * cartesian product, approximation sites, located errors, and the files a
  * model folder or configuration file names.  Compilation over executions

@@ -1,5 +1,5 @@
 /*
- * catcomp.c - compile a parsed cat model (models/cat.h) over one encoding
+ * catcomp.c - compile a parsed cat model (models/cat/cat.h) over one encoding
  * into the relation algebra of encoder/rel.h: the statements (axioms,
  * flags, includes, with ... from) and the compilations of a model (the
  * eager check, the builds for a test).  This comment says how the whole

@@ -1,5 +1,5 @@
 /*
- * catcomp_int.h - private to the cat compiler (models/cat*.c): the loaded
+ * catcomp_int.h - private to the cat compiler (models/cat/*.c): the loaded
  * model, the values the compiler computes with, one compilation's state,
  * and the functions its files share.
  *
@@ -9,8 +9,8 @@
  * catlib.c is herd7's primitives and library files (stdlib.cat, cross.cat,
  * cos-opt.cat) and function application; catcomp.c runs the statements
  * and drives the compilations (its first comment says how the compiler
- * works).  Nothing outside models/cat*.c includes this header: the rest
- * of lkmmc sees models/cat.h.
+ * works).  Nothing outside models/cat/ includes this header: the rest
+ * of lkmmc sees models/cat/cat.h.
  */
 #ifndef LKMMC_CATCOMP_INT_H
 #define LKMMC_CATCOMP_INT_H
