@@ -1,5 +1,5 @@
 /*
- * catcomp_int.h - private to the cat compiler (models/cat/*.c): the loaded
+ * catcomp_int.h - private to the cat compiler (the files of models/cat/): the loaded
  * model, the values the compiler computes with, one compilation's state,
  * and the functions its files share.
  *
