@@ -19,6 +19,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/exitcode.h"
 #include "common/xalloc.h"
 #include "frontend/frontend.h"
 #include "models/cat/cat.h"
@@ -223,7 +224,7 @@ int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err)
 	if (!a[0] || !a[1]) {
 		free(a[0]);
 		free(a[1]);
-		return 1;
+		return LKMMC_EXIT_ERROR;
 	}
 	if (strcmp(a[0], a[1]) != 0) {
 		char v[2][16];
@@ -251,13 +252,13 @@ int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err)
 	}
 	free(a[0]);
 	free(a[1]);
-	return 0;
+	return LKMMC_EXIT_OK;
 }
 
 void model_diff_count(void *ctx, int status, size_t out_len)
 {
 	struct model_diff *md = ctx;
-	if (status == 1)
+	if (status == LKMMC_EXIT_ERROR)
 		md->nerr++;
 	else if (out_len > 0)
 		md->ndiff++;
@@ -267,5 +268,5 @@ int model_diff_summary(const struct model_diff *md, int nfiles, FILE *out)
 {
 	fprintf(out, "model-diff: %d tests, %d differ, %d could not be checked\n", nfiles,
 		md->ndiff, md->nerr);
-	return md->nerr ? 1 : 0;
+	return md->nerr ? LKMMC_EXIT_ERROR : LKMMC_EXIT_OK;
 }

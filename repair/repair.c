@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/exitcode.h"
 #include "common/xalloc.h"
 #include "frontend/frontend.h"
 #include "repair/repair_enc.h"
@@ -539,17 +540,17 @@ static int repair(struct repair_ctx *r, const struct ir_program *prog)
 			v == V_BAD ? "still reaches the outcome" : "could not be checked", t);
 		free(t);
 	}
-	int status = 0;
+	int status = LKMMC_EXIT_OK;
 	if (v == V_ERROR) {
 		fprintf(r->out, "Repair %s: internal error: the test with every change of the menu could not be checked: %s\n",
 			prog->name, r->why.msg);
-		status = 1;
+		status = LKMMC_EXIT_ERROR;
 	} else if (v == V_BAD) {
 		fprintf(r->out, "Repair %s: no repair: %s\n", prog->name, m->n == 0
 			? "the menu has no change for this test (no gap between two statements, no access to annotate)"
 			: "the outcome is still reached with smp_mb() in every gap the menu has and every access it can annotate made acquire/release/fully ordered; "
 			  "what forbids it would be outside the menu (a dependency, a lock, RCU, a change of the condition) or nothing at all (coherence alone allows it)");
-		status = 3;
+		status = LKMMC_EXIT_CODE_FAILS;
 	} else {
 		memset(pick, 0, (size_t)m->n * sizeof *pick);
 		memset(slot_used, 0, (size_t)m->nslots * sizeof *slot_used);
@@ -565,7 +566,7 @@ static int repair(struct repair_ctx *r, const struct ir_program *prog)
 				r->checks >= r->ro->max_checks ? "the limit of checks"
 				: r->deadline > 0 && clock_now() > r->deadline ? "--timeout"
 				: "the limit of sets enumerated", budget - 1, full_cost);
-			status = 1;
+			status = LKMMC_EXIT_ERROR;
 		} else {
 			fprintf(r->out, "Repair %s: %d repair%s of cost %d (menu: %d changes in %d slots; %ld candidates checked, %.2f s)\n",
 				prog->name, r->nfound, r->nfound > 1 ? "s" : "", budget, m->n,
@@ -574,7 +575,7 @@ static int repair(struct repair_ctx *r, const struct ir_program *prog)
 				char title[64];
 				snprintf(title, sizeof title, "Repair %d", k + 1);
 				if (!print_verified(r, r->found[k], title))
-					status = 1;
+					status = LKMMC_EXIT_ERROR;
 			}
 		}
 	}
@@ -610,13 +611,13 @@ static int prune(struct repair_ctx *r, const struct ir_program *prog)
 		else
 			ntogether++;
 	}
-	int status = 0;
+	int status = LKMMC_EXIT_OK;
 	if (ntogether) {
 		char title[96];
 		snprintf(title, sizeof title, "Prune: %d removal%s together (greedy, in program order)",
 			 ntogether, ntogether > 1 ? "s" : "");
 		if (!print_verified(r, pick, title))
-			status = 1;
+			status = LKMMC_EXIT_ERROR;
 	} else {
 		fprintf(r->out, "Prune %s: %s\n", prog->name, m->n
 			? "every fence and annotation is needed"
@@ -660,7 +661,7 @@ static int strip(struct repair_ctx *r, FILE *err)
 		r->menu.n, pick_cost(r, pick));
 	free(t);
 	free(pick);
-	return 0;
+	return LKMMC_EXIT_OK;
 }
 
 int repair_file(const struct repair_options *ro, const struct check_options *co,
@@ -673,17 +674,17 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 		r.deadline = clock_now() + co->timeout_ms / 1000.0 * 0.9;
 	r.text = slurp(path, d);
 	if (!r.text)
-		return 1;
+		return LKMMC_EXIT_ERROR;
 	struct ir_program *prog = frontend_parse_text(fe, path, r.text, d);
 	if (!prog) {
 		free(r.text);
-		return 1;
+		return LKMMC_EXIT_ERROR;
 	}
 	if (prog->is_program) {
 		diag_error(d, path, 0, 0, "--repair, --prune and --strip take litmus tests, not whole C programs");
 		ir_program_free(prog);
 		free(r.text);
-		return 1;
+		return LKMMC_EXIT_ERROR;
 	}
 	r.sink = fopen("/dev/null", "w");
 	struct check_options q = *co;
@@ -697,7 +698,7 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 	q.herd7_only = 0;
 	q.explain = 1;
 	r.explainer = checker_new(&q);
-	int status = 0;
+	int status = LKMMC_EXIT_OK;
 	if (ro->strip) {
 		repair_menu_removals(&r.menu, prog, r.text);
 		status = strip(&r, err);
@@ -707,7 +708,7 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 		r.scratch_s = clock_now() - t0;
 		if (v == V_ERROR) {
 			*d = r.why;
-			status = 1;
+			status = LKMMC_EXIT_ERROR;
 		} else if (v == V_GOOD) {
 			if (ro->prune) {
 				repair_menu_removals(&r.menu, prog, r.text);
@@ -730,7 +731,7 @@ int repair_file(const struct repair_options *ro, const struct check_options *co,
 				prog->name);
 		}
 	}
-	if (status == 1 && !d->set)
+	if (status == LKMMC_EXIT_ERROR && !d->set)
 		diag_error(d, path, 0, 0, "%s", r.gave_up
 			   ? "--repair gave up before it found a repair (see the output)"
 			   : "a repair or its re-check failed (see the output)");

@@ -51,9 +51,10 @@ int repair_wanted(const struct repair_options *ro);
 /* Repair, prune or strip the litmus file at path (read again here, so that
  * the edits are of the file as written).  co is how the tests are checked
  * (--unroll, --model...; witness and explanation options are overridden).
- * Returns the exit status: 0 repaired, nothing to do, or pruned; 1 the
- * test (or a patched text) could not be checked, d says why; 3 no repair
- * in the menu forbids the outcome. */
+ * Returns the exit status (common/exitcode.h): LKMMC_EXIT_OK repaired,
+ * nothing to do, or pruned; LKMMC_EXIT_ERROR the test (or a patched text)
+ * could not be checked, d says why; LKMMC_EXIT_CODE_FAILS no repair in
+ * the menu forbids the outcome. */
 int repair_file(const struct repair_options *ro, const struct check_options *co,
 		struct frontend *fe, const char *path, FILE *out, FILE *err,
 		struct diag *d);
