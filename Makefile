@@ -223,8 +223,10 @@ check-deb:
 
 # ./lkmmc-asan: the same sources built apart (build/asan/obj) with
 # AddressSanitizer and UBSan; any report aborts the run.
+# LKMMC_CHECK_DEEP: common/check.h's deep invariant checks, on here and in
+# the fuzz build.
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=all
+	-fno-sanitize-recover=all -DLKMMC_CHECK_DEEP
 ASAN_OBJS := $(patsubst build/obj/%,build/asan/obj/%,$(LIB_OBJS) $(MAIN_OBJ))
 
 build/asan/obj/%.o: %.c $(HDRS)
@@ -275,7 +277,7 @@ bench-random: lkmmc
 FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Wno-string-concatenation
+	-fno-omit-frame-pointer -Wno-string-concatenation -DLKMMC_CHECK_DEEP
 FUZZ_OBJS := $(LIB_OBJS:build/obj/%=build/fuzz/obj/%)
 FUZZERS := build/fuzz/fuzz_frontend build/fuzz/fuzz_check
 FUZZ_PACKAGES := clang-14 libclang-rt-14-dev

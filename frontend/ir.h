@@ -266,6 +266,13 @@ struct ir_program {
 
 void ir_program_free(struct ir_program *prog);
 
+/* Abort (common/check.h) when p breaks an invariant its consumers rely
+ * on: every register, location and observable index in range, threads
+ * numbered in order, operands present, break/continue inside a loop, no
+ * model tags without a .def (ir_check.c).  The front end calls it on what
+ * it returns when common/check.h's deep checks are on. */
+void ir_program_check(const struct ir_program *p);
+
 /* The observables a final state shows, in herd7's order: those of the
  * final condition and of the "locations" clause, once each, registers (by
  * thread, then name) before locations (by name).  *cols is malloc'ed;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check.h"
+
 void jsonw_init(struct jsonw *w, FILE *out)
 {
 	*w = (struct jsonw){.out = out};
@@ -29,16 +31,14 @@ static void sep(struct jsonw *w)
 static void open_level(struct jsonw *w, int c)
 {
 	sep(w);
-	if (w->depth >= JSONW_DEPTH)
-		abort();
+	CHECK(w->depth < JSONW_DEPTH, "JSON nested deeper than %d", JSONW_DEPTH);
 	fputc(c, w->out);
 	w->used[w->depth++] = 0;
 }
 
 static void close_level(struct jsonw *w, int c)
 {
-	if (w->depth <= 0)
-		abort();
+	CHECK(w->depth > 0, "a JSON object or array closed that was never opened");
 	w->depth--;
 	fputc(c, w->out);
 }

@@ -5,7 +5,8 @@
  * It writes compact JSON on one line (for JSON Lines) and escapes strings
  * (quotes, backslashes, control characters; bytes that are not UTF-8 become
  * U+FFFD).  It does not check that keys and values alternate, nor read
- * JSON.  Nesting deeper than JSONW_DEPTH is a caller bug (abort).
+ * JSON.  Nesting deeper than JSONW_DEPTH, or closing more than was
+ * opened, is a caller bug (a failed check, common/check.h).
  */
 #ifndef LKMMC_JSONW_H
 #define LKMMC_JSONW_H

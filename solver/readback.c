@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "encoder/encoder.h"
+#include "common/check.h"
 #include "common/xalloc.h"
 
 static long eval_long(Z3_context z, Z3_model m, Z3_ast t)
@@ -61,8 +62,14 @@ struct execution *execution_choices(const struct encoding *enc, Z3_model m)
 	for (int w = 0; w < n; w++)
 		for (int r = 0; r < n; r++)
 			if (REL_AT(enc->rf_var, n, w, r) &&
-			    execution_holds(x, REL_AT(enc->rf_var, n, w, r)))
+			    execution_holds(x, REL_AT(enc->rf_var, n, w, r))) {
+				/* the encoding's rf: an executed read reads from
+				 * one executed write (what is printed as its
+				 * source, and fed back as the choice) */
+				CHECK_DEEP(!x->on[r] || (x->rf_src[r] < 0 && x->on[w]),
+					   "read %d reads from %d and %d", r, x->rf_src[r], w);
 				x->rf_src[r] = w;
+			}
 	return x;
 }
 
