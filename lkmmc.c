@@ -146,7 +146,7 @@ static const struct lkmmc_opt options[] = {
 	 "  --repair-max K    print at most K repairs of least cost (default 3)\n"},
 	{"--repair-cost", NULL, OPT_REPAIR_COST, OPT_ARG_WORD, 0, 0, "a file name",
 	 "  --repair-cost FILE  the cost of each change, lines \"NAME COST\"\n"
-	 "                    (README, \"Repairing a test\")\n"},
+	 "                    (docs/repair.md, \"Costs\")\n"},
 	{"--repair-plain", NULL, OPT_REPAIR_PLAIN, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --repair-plain    search repairs by plain enumeration of change sets\n"
 	 "                    (no cut from failed sets; slower, for measuring)\n"},

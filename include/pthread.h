@@ -1,8 +1,8 @@
 /*
  * pthread.h - lkmmc's <pthread.h> for whole C programs: the declarations
  * of the thread calls lkmmc understands in main (pthread_create,
- * pthread_join).  lkmmc builds it in instead of the system's (see the
- * README, "Whole C programs").  Mutexes and the other calls are
+ * pthread_join).  lkmmc builds it in instead of the system's (see
+ * docs/c-programs.md).  Mutexes and the other calls are
  * declared so that their use gets lkmmc's "unsupported" error.
  */
 #ifndef LKMMC_PTHREAD_H

@@ -41,7 +41,7 @@ struct repair_costs {
  * "load-acquire", ...). */
 const char *repair_kind_name(enum repair_kind k);
 
-/* The default table (README, "Repairing a test", says why each number). */
+/* The default table (docs/repair.md, "Costs", says why each number). */
 void repair_costs_default(struct repair_costs *c);
 
 /* Read a cost file over c: lines "NAME COST", '#' starts a comment,
