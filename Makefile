@@ -4,6 +4,7 @@
 #   make          build ./lkmmc
 #   make demo     deps + build + check a bundled litmus test
 #   make check    build and run every test (unit + end-to-end)
+#   make check-layers  no folder includes one above it (part of check)
 #   make asan     build ./lkmmc-asan with AddressSanitizer + UBSan
 #   make check-asan  lkmmc-asan over litmus-tests/ and the kernel's tests
 #                 (part of check): no sanitizer report
@@ -57,7 +58,10 @@ LDLIBS  += -L$(LLVM_DIR)/lib $(RPATH) -lclang -lz3 -lm
 KTREE   := build/linux
 LKMM_DIR := $(KTREE)/tools/memory-model
 
-LIB_SRCS := $(wildcard common/*.c frontend/*.c encoder/*.c models/*.c solver/*.c cli/*.c kernel/*.c)
+LIB_SRCS := $(wildcard common/*.c frontend/*.c encoder/*.c models/*.c \
+	models/cat/*.c solver/*.c repair/*.c report/*.c cli/*.c kernel/*.c)
+# Every header of the tree: an object is rebuilt when any changes.
+HDRS := $(wildcard */*.h */*/*.h)
 # The kernel-module harness (kernel/harness.tmpl) as a C string for --kmod.
 KMOD_HARNESS_C := build/gen/kmod_harness.c
 # The headers of include/ built in for whole C programs (frontend/cheaders.h).
@@ -74,7 +78,7 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
 	parallel
 
 .PHONY: deb deb-deps check-deb fuzz fuzz-deps fuzz-build asan check-asan
-.PHONY: all deps kernel-tree demo check unit e2e asan install uninstall conformance conformance-deps conformance-programs conformance-genmc bench bench-random clean \
+.PHONY: all deps kernel-tree demo check check-layers unit e2e asan install uninstall conformance conformance-deps conformance-programs conformance-genmc bench bench-random clean \
 	check-kernel-scripts check-kernel-corpus check-kernel-trees check-kernel kernel-deps
 all: lkmmc
 
@@ -82,7 +86,7 @@ all: lkmmc
 lkmmc: $(LIB_OBJS) $(MAIN_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/obj/%.o: %.c $(wildcard */*.h)
+build/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -145,7 +149,13 @@ unit: $(TEST_BINS)
 e2e: lkmmc kernel-tree
 	@bash tests/e2e.sh
 
-check: lkmmc unit e2e check-asan check-kernel-scripts
+check: check-layers lkmmc unit e2e check-asan check-kernel-scripts
+
+# No folder includes one above it (the README's picture; the table is in
+# the script), and the script itself fails on an injected upward include.
+check-layers:
+	@bash tests/check-layers.sh
+	@bash tests/check-layers.sh --self-test
 
 # The kernel's tools/memory-model/scripts run lkmmc, with kernel/patches
 # applied to a fresh tree from linux-source (about a minute; part of check).
@@ -213,11 +223,13 @@ check-deb:
 
 # ./lkmmc-asan: the same sources built apart (build/asan/obj) with
 # AddressSanitizer and UBSan; any report aborts the run.
+# LKMMC_CHECK_DEEP: common/check.h's deep invariant checks, on here and in
+# the fuzz build.
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
-	-fno-sanitize-recover=all
+	-fno-sanitize-recover=all -DLKMMC_CHECK_DEEP
 ASAN_OBJS := $(patsubst build/obj/%,build/asan/obj/%,$(LIB_OBJS) $(MAIN_OBJ))
 
-build/asan/obj/%.o: %.c $(wildcard */*.h)
+build/asan/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
 
@@ -265,7 +277,7 @@ bench-random: lkmmc
 FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Wno-string-concatenation
+	-fno-omit-frame-pointer -Wno-string-concatenation -DLKMMC_CHECK_DEEP
 FUZZ_OBJS := $(LIB_OBJS:build/obj/%=build/fuzz/obj/%)
 FUZZERS := build/fuzz/fuzz_frontend build/fuzz/fuzz_check
 FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
@@ -273,7 +285,7 @@ FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
 fuzz-deps:
 	$(call apt_install,$(FUZZ_PACKAGES),--no-install-recommends)
 
-build/fuzz/obj/%.o: %.c $(wildcard */*.h)
+build/fuzz/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 

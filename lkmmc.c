@@ -2,14 +2,14 @@
  * lkmmc.c - the command line: parse options, then for each litmus file run
  * the front end and either dump the IR or check the test.  --shard keeps
  * one share of the files (cli/shard.h); --json turns each test's answer
- * into one JSON object (cli/json.h); -j, --times and --timeout run the
+ * into one JSON object (report/json.h); -j, --times and --timeout run the
  * files in worker processes (cli/batch.h); --repair, --prune and --strip
- * hand each file to solver/repair.h instead of checking it.
+ * hand each file to repair/repair.h instead of checking it.
  *
  * Exit codes: 0 every test was parsed and checked; 1 some test failed to
  * parse or check (its error is on stderr); 2 usage error; 3 the code of
  * some test can fail: an assertion (BUG_ON, WARN_ON, assert) can fail or a
- * thread can spin forever, or --repair found no repair (solver/repair.h);
+ * thread can spin forever, or --repair found no repair (repair/repair.h);
  * 4 --unroll auto hit its limit on some test.  When several apply, the lowest non-zero one wins.
  */
 #include <errno.h>
@@ -21,15 +21,16 @@
 
 #include "cli/batch.h"
 #include "cli/herd7opts.h"
-#include "cli/json.h"
+#include "report/json.h"
 #include "cli/modeldiff.h"
 #include "cli/shard.h"
 #include "frontend/frontend.h"
 #include "kernel/kmod.h"
-#include "models/cat.h"
+#include "models/cat/cat.h"
 #include "solver/check.h"
+#include "common/exitcode.h"
 #include "common/memlimit.h"
-#include "solver/repair.h"
+#include "repair/repair.h"
 #include "common/xalloc.h"
 
 #define LKMMC_VERSION "0.1.0"
@@ -149,7 +150,7 @@ static const struct lkmmc_opt options[] = {
 	 "  --repair-max K    print at most K repairs of least cost (default 3)\n"},
 	{"--repair-cost", NULL, OPT_REPAIR_COST, OPT_ARG_WORD, 0, 0, "a file name",
 	 "  --repair-cost FILE  the cost of each change, lines \"NAME COST\"\n"
-	 "                    (README, \"Repairing a test\")\n"},
+	 "                    (docs/repair.md, \"Costs\")\n"},
 	{"--repair-plain", NULL, OPT_REPAIR_PLAIN, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --repair-plain    search repairs by plain enumeration of change sets\n"
 	 "                    (no cut from failed sets; slower, for measuring)\n"},
@@ -194,7 +195,7 @@ static void usage(FILE *out)
 
 struct options {
 	int dump_ir;                  /* --dump-ir */
-	int json;                     /* --json: JSON Lines (cli/json.h) */
+	int json;                     /* --json: JSON Lines (report/json.h) */
 	int to_c;                     /* --to-c */
 	struct batch_options batch;   /* -j, --progress, --times */
 	const char *files_from;       /* --files-from FILE, or NULL */
@@ -430,48 +431,47 @@ struct run {
 	int batched;                /* files run in worker processes (cli/batch.h) */
 };
 
-/* Parse one file and do what the options say; its exit status: 0 it went
- * well, 1 it could not be parsed or checked (d says why, also on err), 3
- * an assertion can fail or a thread can hang, 4 --unroll auto hit its
- * limit. */
+/* Parse one file and do what the options say; its exit status
+ * (common/exitcode.h): OK, ERROR (d says why, also on err), CODE_FAILS or
+ * UNROLL_LIMIT. */
 static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
 		       struct diag *dp)
 {
 	struct diag d = {0};
-	int status = 0;
+	int status = LKMMC_EXIT_OK;
 	struct ir_program *prog = frontend_parse_file(run->fe, path, &d);
 	if (!prog) {
 		diag_print(&d, err);
 		*dp = d;
-		return 1;
+		return LKMMC_EXIT_ERROR;
 	}
 	if (repair_wanted(&run->opt->repair)) {
 		status = repair_file(&run->opt->repair, &run->opt->check, run->fe,
 				     path, out, err, &d);
-		if (status == 1)
+		if (status == LKMMC_EXIT_ERROR)
 			diag_print(&d, err);
 	} else if (run->opt->dump_ir) {
 		ir_dump(prog, out);
 	} else if (run->opt->to_c) {
 		if (!ir_to_c(prog, out, &d)) {
 			diag_print(&d, err);
-			status = 1;
+			status = LKMMC_EXIT_ERROR;
 		}
 	} else if (run->kmod) {
 		if (!kmod_generate(run->kmod, prog, &d)) {
 			diag_print(&d, err);
-			status = 1;
+			status = LKMMC_EXIT_ERROR;
 		}
 	} else {
 		checker_set_err(run->checker, err);
 		int r = checker_run(run->checker, prog, out, &d);
 		if (!r) {
 			diag_print(&d, err);
-			status = 1;
+			status = LKMMC_EXIT_ERROR;
 		} else if (r & CHECK_CODE_FAILS) {
-			status = 3;
+			status = LKMMC_EXIT_CODE_FAILS;
 		} else if (r & CHECK_BOUND_LIMIT) {
-			status = 4;
+			status = LKMMC_EXIT_UNROLL_LIMIT;
 		}
 	}
 	fflush(out);
@@ -527,7 +527,7 @@ static void lost_file(void *ctx, const char *path, const char *kind,
 	struct diag d = {0};
 	diag_error(&d, path, 0, 0, "%s", message);
 	struct json_test jt = {
-		.file = path, .model = model_name(run->opt), .status = 1,
+		.file = path, .model = model_name(run->opt), .status = LKMMC_EXIT_ERROR,
 		.error = &d, .error_kind = kind,
 	};
 	json_test_write(out, &jt);
@@ -614,12 +614,12 @@ static int main_model_diff(struct options *opt, int argc, char **argv, int first
 	if (opt->model_dir || opt->check.model_conf || opt->dump_ir || opt->to_c || opt->kmod_dir ||
 	    opt->check.picture) {
 		fprintf(stderr, "lkmmc: --model-diff takes its two models alone (no --model, -conf, --dump-ir, --to-c, --kmod, --dot/--svg)\n");
-		return 2;
+		return LKMMC_EXIT_USAGE;
 	}
 	int n = 0;
 	char **files = input_files(opt, argc, argv, first_file, &n);
 	if (!files)
-		return 2;
+		return LKMMC_EXIT_USAGE;
 	if (opt->check.max_memory_mb < 0)
 		opt->check.max_memory_mb = memlimit_default_mb(opt->batch.jobs);
 	struct batch_options *bo = &opt->batch;
@@ -633,9 +633,9 @@ static int main_model_diff(struct options *opt, int argc, char **argv, int first
 		opt->check.unroll_auto ? opt->check.unroll_auto : opt->check.unroll, stderr);
 	if (!md) {
 		free_file_list(files, n);
-		return 1;
+		return LKMMC_EXIT_ERROR;
 	}
-	int st = 0;
+	int st = LKMMC_EXIT_OK;
 	if (batched) {
 		if (bo->jobs < 1)
 			bo->jobs = 1;
@@ -656,13 +656,13 @@ static int main_model_diff(struct options *opt, int argc, char **argv, int first
 			fflush(stdout);
 			free(buf);
 			model_diff_count(md, r, len);
-			st = batch_status_combine(st, r);
+			st = exit_combine(st, r);
 		}
 	}
-	st = batch_status_combine(st, model_diff_summary(md, n, stdout));
+	st = exit_combine(st, model_diff_summary(md, n, stdout));
 	model_diff_free(md);
 	free_file_list(files, n);
-	return st == 2 ? 2 : st;
+	return st;
 }
 
 /* The model: --model DIR, or the files a -conf names when they are not
@@ -740,9 +740,9 @@ static int run_files(struct run *run, struct options *opt, char **files,
 {
 	if (run->batched)
 		return batch_run(&opt->batch, nfiles, files, run_file, run);
-	int status = 0;
+	int status = LKMMC_EXIT_OK;
 	for (int i = 0; i < nfiles; i++)
-		status = batch_status_combine(status, run_file(run, files[i], stdout, stderr));
+		status = exit_combine(status, run_file(run, files[i], stdout, stderr));
 	return status;
 }
 
@@ -757,24 +757,24 @@ int main(int argc, char **argv)
 	case PARSED_OK:
 		break;
 	case PARSED_ERROR:
-		return 2;
+		return LKMMC_EXIT_USAGE;
 	case PARSED_HELP:
 		usage(stdout);
-		return 0;
+		return LKMMC_EXIT_OK;
 	case PARSED_VERSION:
 		printf("lkmmc %s\n", LKMMC_VERSION);
-		return 0;
+		return LKMMC_EXIT_OK;
 	}
 	if (opt.diff_dirs[0])
 		return main_model_diff(&opt, argc, argv, first_file);
-	int ok, nfiles = 0, status = 1;
+	int ok, nfiles = 0, status = LKMMC_EXIT_ERROR;
 	struct cat_model *model = load_model(&opt, &ok);
 	if (!ok)
-		return 1;
+		return LKMMC_EXIT_ERROR;
 	char **files = input_files(&opt, argc, argv, first_file, &nfiles);
 	if (!files) {
 		cat_model_free(model);
-		return 2;
+		return LKMMC_EXIT_USAGE;
 	}
 	struct run run = {0};
 	if (run_open(&run, &opt, model, nfiles))

@@ -28,6 +28,7 @@
 #endif
 #include "common/afile.h"
 #include "common/clock.h"
+#include "common/exitcode.h"
 #include "common/xalloc.h"
 #include "common/memlimit.h"
 
@@ -115,13 +116,6 @@ struct batch {
 	int progress_shown;       /* 1 while a progress line is on screen */
 	int tty;                  /* stderr is a terminal */
 };
-
-int batch_status_combine(int a, int b)
-{
-	if (a == 0 || (b != 0 && b < a))
-		return b;
-	return a;
-}
 
 static void text_add(struct text *t, const char *p, size_t n)
 {
@@ -283,14 +277,14 @@ static void bury(struct batch *b, struct worker *w)
 		char msg[512];
 		int memory = !w->killed && WIFEXITED(st) && WEXITSTATUS(st) == MEMLIMIT_EXIT;
 		if (memory) {
-			r->status = 1;
+			r->status = LKMMC_EXIT_ERROR;
 			snprintf(msg, sizeof msg,
 				 "too large for the memory limit: the solver ran out "
 				 "of the %ld MB allowed (stopped after %.1f s); try "
 				 "--exists-only, a smaller --unroll, or --max-memory MB",
 				 b->opt->max_memory_mb, r->seconds);
 		} else if (w->killed) {
-			r->status = 1;
+			r->status = LKMMC_EXIT_ERROR;
 			r->timed_out = 1;
 			/* a C program (.c) has --exists-only's questions already */
 			const char *f = b->files[w->index];
@@ -444,11 +438,11 @@ static void flush_ready(struct batch *b)
 			clear_progress(b);
 			fwrite(r->err.buf, 1, r->err.len, stderr);
 		}
-		int st = r->status >= 128 ? 1 : r->status;
+		int st = r->status >= 128 ? LKMMC_EXIT_ERROR : r->status;
 		if (b->opt->printed)
 			b->opt->printed(b->ctx, st, r->out.len);
-		b->failed += st == 1;
-		b->status = batch_status_combine(b->status, st);
+		b->failed += st == LKMMC_EXIT_ERROR;
+		b->status = exit_combine(b->status, st);
 		if (b->times) {
 			char verdict[32];
 			long states;
@@ -547,7 +541,7 @@ int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 		if (!b.times) {
 			fprintf(stderr, "lkmmc: cannot write %s: %s\n", opt->times_path,
 				strerror(errno));
-			return 2;
+			return LKMMC_EXIT_USAGE;
 		}
 		fputs("path\tstatus\tseconds\tpeak_rss_kb\tverdict\tstates\n", b.times);
 	}
@@ -597,6 +591,6 @@ int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 	if (sig)
 		raise(sig); /* die of it, as the shell expects */
 	if (broken)
-		return 2;
-	return times_ok ? b.status : batch_status_combine(b.status, 1);
+		return LKMMC_EXIT_USAGE;
+	return times_ok ? b.status : exit_combine(b.status, LKMMC_EXIT_ERROR);
 }

@@ -38,23 +38,19 @@ struct batch_options {
 	void (*lost)(void *ctx, const char *path, const char *kind,
 		     const char *message, FILE *out);
 	/* Called in the parent for each file, in file order, once its output
-	 * is printed: the status batch_fn returned (1 for a lost worker) and
+	 * is printed: the status batch_fn returned (LKMMC_EXIT_ERROR for a lost worker) and
 	 * how many bytes it printed on stdout; NULL: nothing.  It lets a
 	 * caller tally what its workers did (--model-diff's summary). */
 	void (*printed)(void *ctx, int status, size_t out_len);
 };
 
 /* Handle one file, writing its answer to out and its errors to err.
- * Returns the process exit status for that file (0 ok, 1 failed). */
+ * Returns the process exit status for that file (common/exitcode.h). */
 typedef int (*batch_fn)(void *ctx, const char *path, FILE *out, FILE *err);
 
-/* The exit status of two results together: the lowest non-zero one
- * (1, a test failed, outranks 3, code can fail, which outranks 4). */
-int batch_status_combine(int a, int b);
-
-/* Run fn on every file.  Returns the files' statuses combined (a crashed
- * file counts as 1), or 2 when the batch itself could not run (said on
- * stderr). */
+/* Run fn on every file.  Returns the files' statuses combined
+ * (exit_combine; a crashed file counts as LKMMC_EXIT_ERROR), or
+ * LKMMC_EXIT_USAGE when the batch itself could not run (said on stderr). */
 int batch_run(const struct batch_options *opt, int nfiles, char *const *files,
 	      batch_fn fn, void *ctx);
 

@@ -10,7 +10,7 @@
  * (model linux-kernel.cat, bell linux-kernel.bell, macros linux-kernel.def)
  * must be the LKMM's.  When a configuration file names a .cat, .bell or
  * .def (or a lock.cat beside the .cat) that differs from Linux 6.1's, or
- * sets a variant, lkmmc reads that model, its .def too (models/cat.h:
+ * sets a variant, lkmmc reads that model, its .def too (models/cat/cat.h:
  * check_options.model_conf), instead of using its built-in 6.1 one; such a
  * file named on the command line (-model, -cat, -bell, -macros) only gets
  * a warning.
@@ -212,7 +212,7 @@ static void check_lkmm_file(const char *path, int in_conf,
 		if (!h || h == lkmm61[k].fnv)
 			continue;
 		if (in_conf) {
-			/* the model is read, its .def too (models/cat.h) */
+			/* the model is read, its .def too (models/cat/cat.h) */
 			if (!opt->model_conf)
 				opt->model_conf = "";
 		} else if (strcmp(b, "linux-kernel.def") == 0) {

@@ -1,6 +1,6 @@
 /*
  * modeldiff.c - lkmmc --model-diff DIR_A DIR_B FILE...: each test checked
- * under two models read from cat files (models/cat.h), and only the tests
+ * under two models read from cat files (models/cat/cat.h), and only the tests
  * whose answers differ printed: both answers, the one that reaches the
  * condition with a witness execution and the one that never does with
  * the axioms that forbid it (--explain).  Each model lowers the test with
@@ -19,9 +19,10 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/exitcode.h"
 #include "common/xalloc.h"
 #include "frontend/frontend.h"
-#include "models/cat.h"
+#include "models/cat/cat.h"
 #include "solver/check.h"
 
 /* One side of the comparison. */
@@ -223,7 +224,7 @@ int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err)
 	if (!a[0] || !a[1]) {
 		free(a[0]);
 		free(a[1]);
-		return 1;
+		return LKMMC_EXIT_ERROR;
 	}
 	if (strcmp(a[0], a[1]) != 0) {
 		char v[2][16];
@@ -251,13 +252,13 @@ int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err)
 	}
 	free(a[0]);
 	free(a[1]);
-	return 0;
+	return LKMMC_EXIT_OK;
 }
 
 void model_diff_count(void *ctx, int status, size_t out_len)
 {
 	struct model_diff *md = ctx;
-	if (status == 1)
+	if (status == LKMMC_EXIT_ERROR)
 		md->nerr++;
 	else if (out_len > 0)
 		md->ndiff++;
@@ -267,5 +268,5 @@ int model_diff_summary(const struct model_diff *md, int nfiles, FILE *out)
 {
 	fprintf(out, "model-diff: %d tests, %d differ, %d could not be checked\n", nfiles,
 		md->ndiff, md->nerr);
-	return md->nerr ? 1 : 0;
+	return md->nerr ? LKMMC_EXIT_ERROR : LKMMC_EXIT_OK;
 }

@@ -20,14 +20,15 @@ void model_diff_free(struct model_diff *md);
 
 /* A batch_fn (cli/batch.h; ctx: the model_diff): check path under both
  * models and print to out, only when the answers differ, both of them.
- * Returns 0, or 1 when it could not be checked (the reason on err). */
+ * Returns LKMMC_EXIT_OK, or LKMMC_EXIT_ERROR when it could not be checked
+ * (the reason on err). */
 int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err);
 
 /* Tally one file, in the parent (batch_options.printed): its status and
  * the bytes model_diff_file printed for it (none: the answers agree). */
 void model_diff_count(void *ctx, int status, size_t out_len);
 
-/* Print the summary line over nfiles files; the exit status: 0, or 1
+/* Print the summary line over nfiles files; the exit status: OK, or ERROR
  * when some file could not be checked. */
 int model_diff_summary(const struct model_diff *md, int nfiles, FILE *out);
 

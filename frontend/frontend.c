@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/check.h"
 #include "cparse.h"
 #include "kapi.h"
 #include "fe.h"
@@ -113,6 +114,8 @@ struct ir_program *frontend_parse_text(struct frontend *f, const char *path,
 		arena_free(arena);
 		return NULL;
 	}
+	if (check_deep) /* the IR's boundary: what the encoder relies on */
+		ir_program_check(prog);
 	return prog;
 }
 

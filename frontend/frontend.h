@@ -26,7 +26,7 @@ void frontend_set_unroll(struct frontend *fe, int n);
 
 /* With on, __lkmmc_choice(K) (K a constant) in a thread is a value 0 or 1
  * left open, IR_E_CHOICE K: the texts --repair builds to search inside
- * one encoding (solver/repair_enc.c).  Off (the default), the name is an
+ * one encoding (repair/repair_enc.c).  Off (the default), the name is an
  * unknown primitive like any other. */
 void frontend_set_choices(struct frontend *fe, int on);
 

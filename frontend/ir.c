@@ -113,20 +113,23 @@ const char *ir_fence_name(enum ir_fence fence)
 {
 	/* herd7's tags for the F events (see linux-kernel.bell). */
 	switch (fence) {
-	case IR_F_MB: return "mb";
-	case IR_F_RMB: return "rmb";
-	case IR_F_WMB: return "wmb";
-	case IR_F_BARRIER: return "barrier";
-	case IR_F_RCU_LOCK: return "rcu-lock";
-	case IR_F_RCU_UNLOCK: return "rcu-unlock";
-	case IR_F_SYNC_RCU: return "sync-rcu";
-	case IR_F_BEFORE_ATOMIC: return "before-atomic";
-	case IR_F_AFTER_ATOMIC: return "after-atomic";
-	case IR_F_AFTER_SPINLOCK: return "after-spinlock";
-	case IR_F_AFTER_UNLOCK_LOCK: return "after-unlock-lock";
+#define IR_FENCE_TAG(e, tag, call) case e: return tag;
+	IR_FENCE_TABLE(IR_FENCE_TAG)
+#undef IR_FENCE_TAG
 	case IR_F_OTHER: return "other";
 	}
 	return "?";
+}
+
+const char *ir_fence_call(enum ir_fence fence)
+{
+	switch (fence) {
+#define IR_FENCE_CALL(e, tag, call) case e: return call;
+	IR_FENCE_TABLE(IR_FENCE_CALL)
+#undef IR_FENCE_CALL
+	case IR_F_OTHER: break;
+	}
+	return NULL;
 }
 
 const char *ir_rmw_name(enum ir_rmw rmw)

@@ -72,7 +72,7 @@ enum ir_expr_kind {
 	IR_E_BINARY,/* a op b */
 	IR_E_COND,  /* a ? b : c (all pure) */
 	IR_E_CHOICE,/* 0 or 1, left open: --repair's choice num of a change
-		     * (solver/repair_enc.c); only in texts it parses with
+		     * (repair/repair_enc.c); only in texts it parses with
 		     * frontend_set_choices on */
 };
 enum ir_unop { IR_NEG, IR_LNOT, IR_BNOT };
@@ -101,12 +101,31 @@ enum ir_order {
 	IR_ORD_MB,       /* fully ordered RMW: F[mb]; R; W; F[mb] */
 };
 
-/* Fences (one F event each); the RCU read-side markers are fences too. */
+/* The kernel's fences, one row each: X(enumerator, herd7's tag of its F
+ * event as linux-kernel.bell names it, the kernel C call that makes it).
+ * The one table of them: enum ir_fence, ir_fence_name, ir_fence_call and
+ * the front end's primitives (kapi.c) are made from it, and --to-c
+ * (ir_to_c.c) and --kmod (kernel/kmod_instr.c) print its calls, so a
+ * fence added here is parsed, named and printed alike.  The RCU
+ * read-side markers are fences too. */
+#define IR_FENCE_TABLE(X)                                                 \
+	X(IR_F_MB, "mb", "smp_mb")                                        \
+	X(IR_F_RMB, "rmb", "smp_rmb")                                     \
+	X(IR_F_WMB, "wmb", "smp_wmb")                                     \
+	X(IR_F_BARRIER, "barrier", "barrier")                             \
+	X(IR_F_RCU_LOCK, "rcu-lock", "rcu_read_lock")                     \
+	X(IR_F_RCU_UNLOCK, "rcu-unlock", "rcu_read_unlock")               \
+	X(IR_F_SYNC_RCU, "sync-rcu", "synchronize_rcu")                   \
+	X(IR_F_BEFORE_ATOMIC, "before-atomic", "smp_mb__before_atomic")   \
+	X(IR_F_AFTER_ATOMIC, "after-atomic", "smp_mb__after_atomic")      \
+	X(IR_F_AFTER_SPINLOCK, "after-spinlock", "smp_mb__after_spinlock") \
+	X(IR_F_AFTER_UNLOCK_LOCK, "after-unlock-lock", "smp_mb__after_unlock_lock")
+
+/* Fences (one F event each), in the table's order. */
 enum ir_fence {
-	IR_F_MB, IR_F_RMB, IR_F_WMB, IR_F_BARRIER,
-	IR_F_RCU_LOCK, IR_F_RCU_UNLOCK, IR_F_SYNC_RCU,
-	IR_F_BEFORE_ATOMIC, IR_F_AFTER_ATOMIC, IR_F_AFTER_SPINLOCK,
-	IR_F_AFTER_UNLOCK_LOCK,
+#define IR_FENCE_ENUM(e, tag, call) e,
+	IR_FENCE_TABLE(IR_FENCE_ENUM)
+#undef IR_FENCE_ENUM
 	IR_F_OTHER,      /* a fence of a model's .def with no tag above: its
 			  * model tags (ir_instr.tags) say what it is */
 };
@@ -247,6 +266,13 @@ struct ir_program {
 
 void ir_program_free(struct ir_program *prog);
 
+/* Abort (common/check.h) when p breaks an invariant its consumers rely
+ * on: every register, location and observable index in range, threads
+ * numbered in order, operands present, break/continue inside a loop, no
+ * model tags without a .def (ir_check.c).  The front end calls it on what
+ * it returns when common/check.h's deep checks are on. */
+void ir_program_check(const struct ir_program *p);
+
 /* The observables a final state shows, in herd7's order: those of the
  * final condition and of the "locations" clause, once each, registers (by
  * thread, then name) before locations (by name).  *cols is malloc'ed;
@@ -262,7 +288,11 @@ int ir_find_loc(const struct ir_program *prog, const char *name);
 
 /* Names for printing (stable; used by --dump-ir and the output). */
 const char *ir_order_name(enum ir_order order);
+/* herd7's tag of a fence ("mb"; "other" for IR_F_OTHER). */
 const char *ir_fence_name(enum ir_fence fence);
+/* The kernel C call of a fence ("smp_mb"), NULL for IR_F_OTHER, which no
+ * kernel call makes. */
+const char *ir_fence_call(enum ir_fence fence);
 const char *ir_rmw_name(enum ir_rmw rmw);
 const char *ir_binop_name(enum ir_binop op);
 /* x op y as the encoding computes it on 64 bits (x / 0 and x % 0 are 0,

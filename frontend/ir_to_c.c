@@ -240,26 +240,6 @@ static const char *order_suffix(enum ir_order o)
 	}
 }
 
-static const char *fence_name(enum ir_fence f)
-{
-	switch (f) {
-	case IR_F_MB: return "smp_mb";
-	case IR_F_RMB: return "smp_rmb";
-	case IR_F_WMB: return "smp_wmb";
-	case IR_F_BARRIER: return "barrier";
-	case IR_F_RCU_LOCK: return "rcu_read_lock";
-	case IR_F_RCU_UNLOCK: return "rcu_read_unlock";
-	case IR_F_SYNC_RCU: return "synchronize_rcu";
-	case IR_F_BEFORE_ATOMIC: return "smp_mb__before_atomic";
-	case IR_F_AFTER_ATOMIC: return "smp_mb__after_atomic";
-	case IR_F_AFTER_SPINLOCK: return "smp_mb__after_spinlock";
-	case IR_F_AFTER_UNLOCK_LOCK: return "smp_mb__after_unlock_lock";
-	case IR_F_OTHER: /* a model's own fence: the full one */
-		break;
-	}
-	return "smp_mb";
-}
-
 static int put_block(struct toc *t, const struct ir_block *b);
 
 /* One read-modify-write as the atomic_*() or xchg/cmpxchg call for it. */
@@ -395,7 +375,9 @@ static int put_instr(struct toc *t, const struct ir_instr *in)
 		return put_rmw(t, in);
 	case IR_FENCE:
 		indent(t);
-		fprintf(t->o, "%s();\n", fence_name(in->fence));
+		/* a model's own fence (IR_F_OTHER): the full one */
+		fprintf(t->o, "%s();\n", ir_fence_call(in->fence) ? ir_fence_call(in->fence)
+			: ir_fence_call(IR_F_MB));
 		return 1;
 	case IR_LOCK:
 	case IR_UNLOCK:

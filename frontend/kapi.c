@@ -43,15 +43,11 @@ static const struct kapi table[] = {
 	STORE("rcu_assign_pointer", 1, IR_ORD_RELEASE),
 	{ "smp_store_mb", K_STORE_MB, 2, 0, 1, IR_ORD_ONCE, IR_F_MB, 0, 0, 0,
 	  0, 0, NULL },
-	/* Fences. */
-	FENCE("smp_mb", IR_F_MB),
-	FENCE("smp_rmb", IR_F_RMB),
-	FENCE("smp_wmb", IR_F_WMB),
-	FENCE("smp_mb__before_atomic", IR_F_BEFORE_ATOMIC),
-	FENCE("smp_mb__after_atomic", IR_F_AFTER_ATOMIC),
-	FENCE("smp_mb__after_spinlock", IR_F_AFTER_SPINLOCK),
-	FENCE("smp_mb__after_unlock_lock", IR_F_AFTER_UNLOCK_LOCK),
-	FENCE("barrier", IR_F_BARRIER),
+	/* Fences, RCU's read-side markers and synchronize_rcu among them:
+	 * one row per call of frontend/ir.h's table. */
+#define FENCE_ROW(e, tag, call) FENCE(call, e),
+	IR_FENCE_TABLE(FENCE_ROW)
+#undef FENCE_ROW
 	/* Exchange. */
 	FOUR(XCHG4, "xchg", 0),
 	FOUR(CMPXCHG4, "cmpxchg", 0),
@@ -60,10 +56,8 @@ static const struct kapi table[] = {
 	{ "spin_unlock", K_UNLOCK, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL },
 	{ "spin_trylock", K_TRYLOCK, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, NULL },
 	{ "spin_is_locked", K_ISLOCKED, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, NULL },
-	/* RCU. */
-	FENCE("rcu_read_lock", IR_F_RCU_LOCK),
-	FENCE("rcu_read_unlock", IR_F_RCU_UNLOCK),
-	FENCE("synchronize_rcu", IR_F_SYNC_RCU),
+	/* RCU (the table above has rcu_read_lock, rcu_read_unlock and
+	 * synchronize_rcu). */
 	FENCE("synchronize_rcu_expedited", IR_F_SYNC_RCU),
 	/* SRCU. */
 	{ "srcu_read_lock", K_SRCU_LOCK, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, NULL },

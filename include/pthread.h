@@ -5,7 +5,7 @@
  * model's one kind of lock (spinlock_t: pthread_mutex_lock() is
  * spin_lock(), pthread_mutex_trylock() is spin_trylock() returning 0 when
  * it takes the lock).  lkmmc builds it in instead of the system's (see
- * the README, "Whole C programs").  The other calls are declared so that
+ * docs/c-programs.md).  The other calls are declared so that
  * their use gets lkmmc's "unsupported" error.
  */
 #ifndef LKMMC_PTHREAD_H

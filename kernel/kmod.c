@@ -23,6 +23,7 @@
 #include "kernel/kmod.h"
 #include "kernel/kmod_int.h"
 #include "common/afile.h"
+#include "common/check.h"
 #include "common/xalloc.h"
 
 #include <errno.h>
@@ -209,9 +210,10 @@ void km_put_expr(struct gen *g, const struct ir_expr *e)
 	case IR_E_REG:
 		fprintf(o, "R%d", e->reg);
 		return;
-	case IR_E_CHOICE: /* only in --repair's own parses, never a module */
-		fputs("0L", o);
-		return;
+	case IR_E_CHOICE:
+		/* only --repair's own parses have one, and they never become
+		 * modules: a module that printed one as 0 would be wrong */
+		CHECK_UNREACHABLE("%s: a --repair choice in a kernel module", g->p->file);
 	case IR_E_UNARY:
 		if (e->op == IR_LNOT) {
 			fputs("(long)!", o);

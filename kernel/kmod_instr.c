@@ -191,17 +191,21 @@ static void else_violation(struct gen *g)
 
 static void gen_fence(struct gen *g, const struct ir_instr *in, struct astate *s)
 {
+	/* The RCU markers are tracked around their call; every other fence
+	 * of the kernel is its call alone (frontend/ir.h's table). */
 	switch (in->fence) {
-	case IR_F_MB: km_line(g, "smp_mb();"); return;
-	case IR_F_RMB: km_line(g, "smp_rmb();"); return;
-	case IR_F_WMB: km_line(g, "smp_wmb();"); return;
-	case IR_F_BARRIER: km_line(g, "barrier();"); return;
-	case IR_F_BEFORE_ATOMIC: km_line(g, "smp_mb__before_atomic();"); return;
-	case IR_F_AFTER_ATOMIC: km_line(g, "smp_mb__after_atomic();"); return;
-	case IR_F_AFTER_SPINLOCK: km_line(g, "smp_mb__after_spinlock();"); return;
-	case IR_F_AFTER_UNLOCK_LOCK: km_line(g, "smp_mb__after_unlock_lock();"); return;
+	case IR_F_MB:
+	case IR_F_RMB:
+	case IR_F_WMB:
+	case IR_F_BARRIER:
+	case IR_F_BEFORE_ATOMIC:
+	case IR_F_AFTER_ATOMIC:
+	case IR_F_AFTER_SPINLOCK:
+	case IR_F_AFTER_UNLOCK_LOCK:
+		km_line(g, "%s();", ir_fence_call(in->fence));
+		return;
 	case IR_F_RCU_LOCK:
-		km_line(g, "rcu_read_lock();");
+		km_line(g, "%s();", ir_fence_call(in->fence));
 		km_line(g, "lk_rcu++;");
 		s->rcu_min++;
 		s->rcu_max++;
@@ -214,7 +218,7 @@ static void gen_fence(struct gen *g, const struct ir_instr *in, struct astate *s
 			return;
 		}
 		km_line(g, "if (lk_rcu > 0) {");
-		km_line(g, "\trcu_read_unlock();");
+		km_line(g, "\t%s();", ir_fence_call(in->fence));
 		km_line(g, "\tlk_rcu--;");
 		else_violation(g);
 		if (s->rcu_min > 0)
@@ -227,7 +231,7 @@ static void gen_fence(struct gen *g, const struct ir_instr *in, struct astate *s
 		km_line(g, "if (lk_rcu || lk_held)");
 		km_line(g, "\tlk_st |= LK_ST_VIOLATION;");
 		km_line(g, "else");
-		km_line(g, "\tsynchronize_rcu();");
+		km_line(g, "\t%s();", ir_fence_call(in->fence));
 		return;
 	case IR_F_OTHER: /* a model's own fence: no kernel code known */
 		break;

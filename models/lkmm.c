@@ -38,7 +38,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "models/cat.h"
+#include "common/check.h"
+#include "models/cat/cat.h"
 #include "models/lkmm_parts.h"
 
 static const char *axiom_names[AX_COUNT] = {
@@ -124,12 +125,52 @@ static int build(struct encoding *enc, int separate, int rcu_stages,
 	return 1;
 }
 
+/* The relation algebra works over the encoding's own events: every
+ * relation the model builds is rc->n by rc->n, indexed by event. */
+static void check_sizes(const struct encoding *enc)
+{
+	CHECK(enc->rc.n == enc->n && enc->rc.guard == enc->guard,
+	      "the relations are over %d events, the encoding has %d", enc->rc.n, enc->n);
+}
+
+/* What the checker, explanations and the problem's set-up rely on in a
+ * built model: its flags are formulas; the built-in model has no cat
+ * axiom and either xb or its three axioms (separate); a read model names
+ * each axiom, gives it at most one relation to show (acyclic: a cycle;
+ * empty or irreflexive: a pair) and lists its flags by name in herd7's
+ * order, once each. */
+static void check_shape(const struct lkmm *m, int read, int separate)
+{
+	for (int f = 0; f < FL_COUNT; f++)
+		CHECK(m->flag[f], "flag %s has no formula", flag_names[f]);
+	int three = m->axiom[AX_HAPPENS_BEFORE] || m->axiom[AX_PROPAGATION] || m->axiom[AX_RCU];
+	if (!read) {
+		CHECK(m->ncat_axioms == 0 && m->ncat_flags == 0,
+		      "the built-in model with %d cat axioms", m->ncat_axioms);
+		CHECK(separate ? !m->axiom[AX_EXECUTES_BEFORE] : !three,
+		      "xb and its three axioms together (separate %d)", separate);
+		return;
+	}
+	CHECK(m->ncat_axioms >= 0 && m->ncat_flags >= 0 && !three,
+	      "a read model's %d axioms and %d flags", m->ncat_axioms, m->ncat_flags);
+	for (int a = 0; a < m->ncat_axioms; a++)
+		CHECK(m->cat_axiom_name[a] && !(m->cat_acyclic[a] && m->cat_checked[a]),
+		      "cat axiom %d: no name, or both a cycle and a pair to show", a);
+	if (check_deep)
+		for (int f = 1; f < m->ncat_flags; f++)
+			CHECK(strcmp(m->cat_flag_name[f - 1], m->cat_flag_name[f]) < 0,
+			      "cat flags out of order: %s before %s", m->cat_flag_name[f - 1],
+			      m->cat_flag_name[f]);
+}
+
 int model_build(struct cat_model *model, struct encoding *enc, int separate,
 		struct lkmm *m, struct diag *d)
 {
-	if (model)
-		return cat_model_build(model, enc, m, d);
-	return lkmm_build(enc, separate, m, d);
+	check_sizes(enc);
+	int ok = model ? cat_model_build(model, enc, m, d) : lkmm_build(enc, separate, m, d);
+	if (ok)
+		check_shape(m, model != NULL, model ? 0 : separate);
+	return ok;
 }
 
 int model_coherent(const struct cat_model *model)
@@ -140,9 +181,12 @@ int model_coherent(const struct cat_model *model)
 int model_build_exact(struct cat_model *model, struct encoding *enc,
 		      int rcu_stages, struct lkmm *m, struct diag *d)
 {
-	if (model)
-		return cat_model_build_exact(model, enc, rcu_stages, m, d);
-	return lkmm_build_exact(enc, rcu_stages, m, d);
+	check_sizes(enc);
+	int ok = model ? cat_model_build_exact(model, enc, rcu_stages, m, d)
+		: lkmm_build_exact(enc, rcu_stages, m, d);
+	if (ok)
+		check_shape(m, model != NULL, 0);
+	return ok;
 }
 
 int lkmm_build(struct encoding *enc, int separate, struct lkmm *m,

@@ -51,7 +51,7 @@ struct lkmm {
 	Z3_ast rcu_unconverged;  /* lkmm_build_exact: holds iff one more
 				  * rcu-order stage would add a pair (NULL
 				  * when there is no rcu-order) */
-	/* A model read from cat files (models/cat.h) leaves axiom[] and
+	/* A model read from cat files (models/cat/cat.h) leaves axiom[] and
 	 * flag[] unset and names its own checks instead: */
 	int ncat_axioms;         /* how many axioms the cat has */
 	Z3_ast *cat_axiom;       /* each holds iff that axiom holds */
@@ -90,7 +90,7 @@ Z3_ast lkmm_violation(struct encoding *enc, const struct lkmm *m);
 
 struct cat_model;
 /* lkmm_build() for the built-in model when model is NULL, else
- * cat_model_build() of the read one (models/cat.h). */
+ * cat_model_build() of the read one (models/cat/cat.h). */
 int model_build(struct cat_model *model, struct encoding *enc, int separate,
 		struct lkmm *m, struct diag *d);
 

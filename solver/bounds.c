@@ -38,7 +38,7 @@
 #include "models/lkmm.h"
 #include "solver/options.h"
 #include "solver/deadline.h"
-#include "solver/execution.h"
+#include "solver/readback.h"
 #include "solver/interleave.h"
 #include "solver/problem.h"
 #include "solver/symmetry.h"

@@ -20,7 +20,7 @@
 #include "common/afile.h"
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
-#include "solver/execution.h"
+#include "solver/readback.h"
 
 static int drawn(const struct execution *x, int e)
 {

@@ -20,7 +20,7 @@
 
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
-#include "solver/execution.h"
+#include "solver/readback.h"
 #include "solver/problem.h"
 #include "common/xalloc.h"
 

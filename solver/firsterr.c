@@ -23,7 +23,7 @@
 #include "solver/firsterr.h"
 
 #include "common/clock.h"
-#include "solver/execution.h"
+#include "solver/readback.h"
 #include "solver/options.h"
 #include "solver/problem.h"
 #include "solver/report.h"

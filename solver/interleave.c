@@ -11,7 +11,7 @@
 #include "common/xalloc.h"
 #include "encoder/encoder.h"
 #include "models/lkmm.h"
-#include "solver/execution.h"
+#include "solver/readback.h"
 
 /* The order being built over the executed events of the threads. */
 struct order {

@@ -32,7 +32,7 @@ struct check_options {
 	const char *picture;/* draw the witness/explained execution here */
 	int picture_svg;    /* as SVG (else Graphviz text) */
 	struct cat_model *model; /* --model, -conf: the model read from cat
-			     * files (models/cat.h); NULL: the built-in 6.1
+			     * files (models/cat/cat.h); NULL: the built-in 6.1
 			     * model.  Not owned. */
 	const char *model_conf; /* -conf: a configuration file naming model
 			     * files other than Linux 6.1's, to be read

@@ -48,7 +48,7 @@ struct problem {
 	const struct ir_program *prog; /* the test */
 	struct encoding *enc;          /* its events and facts (owned) */
 	struct cat_model *model;       /* the model read from cat files
-					* (models/cat.h), NULL: the built-in
+					* (models/cat/cat.h), NULL: the built-in
 					* one; not owned */
 	struct lkmm m;                 /* the model over enc */
 	int unroll;                    /* the loop bound enc was built with */

@@ -3,7 +3,7 @@
  * (report.h).
  *
  * Every execution shown is read from a model of the problem's solver
- * (solver/execution.h) and printed as steps (solver/interleave.h); a
+ * (solver/readback.h) and printed as steps (solver/interleave.h); a
  * witness is fed back to the solver with its choices fixed, so that a
  * printed execution is one the model accepts.
  */
@@ -12,7 +12,7 @@
 #include "solver/bounds.h"
 #include "solver/options.h"
 #include "solver/dot.h"
-#include "solver/execution.h"
+#include "solver/readback.h"
 #include "solver/explain.h"
 #include "solver/interleave.h"
 #include "solver/deadline.h"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # e2e-asan.sh - lkmmc-asan (make asan: AddressSanitizer, UBSan, and
-# LeakSanitizer at exit) checks litmus-tests/, the kernel's 34 litmus
-# tests and dumps the IR of every malformed test of tests/errors/ and
-# tests/frontend/, each set in one process: no sanitizer report.  Run by
-# make check-asan (part of make check).
+# LeakSanitizer at exit, and common/check.h's deep checks) checks
+# litmus-tests/, the kernel's 34 litmus tests (also with witnesses and
+# explanations, and under the model read from their cat files), the C
+# programs of litmus-tests/programs, and dumps the IR of every malformed
+# test of tests/errors/ and tests/frontend/, each set in one process: no
+# sanitizer report, no failed check, no crash.  Run by make check-asan
+# (part of make check).
 # Prints "N passed, N failed"; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -15,14 +18,16 @@ scratch e2e-asan
 export ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=exitcode=86:halt_on_error=1:print_stacktrace=1
 
-# run WHAT ARGS...: lkmmc-asan ARGS, any exit status but a sanitizer's.
+# run WHAT ARGS...: lkmmc-asan ARGS, any exit status but a sanitizer's
+# or a crash's (a failed check aborts: 134).
 run() {
 	local what=$1; shift
 	"$LKMMC_ASAN" "$@" > /dev/null 2> "$tmp/err"
 	local rc=$?
-	if [ $rc -eq 86 ] || grep -qE 'Sanitizer|runtime error' "$tmp/err"; then
-		bad "$what: sanitizer report (exit $rc):"
-		grep -E -A12 'ERROR|runtime error' "$tmp/err" | head -40
+	if [ $rc -eq 86 ] || [ $rc -ge 128 ] ||
+	   grep -qE 'Sanitizer|runtime error|check failed' "$tmp/err"; then
+		bad "$what: sanitizer report, failed check or crash (exit $rc):"
+		grep -E -A12 'ERROR|runtime error|check failed' "$tmp/err" | head -40
 	else
 		ok
 	fi
@@ -31,4 +36,7 @@ run "litmus-tests/" litmus-tests/*.litmus
 run "the kernel's litmus tests" "$LKMM_DIR"/litmus-tests/*.litmus
 run "litmus-tests/ --exists-only" --exists-only litmus-tests/*.litmus
 run "malformed tests" --dump-ir tests/errors/*.litmus tests/frontend/*.litmus
+run "the kernel's tests, --witness --explain" --witness --explain "$LKMM_DIR"/litmus-tests/*.litmus
+run "the kernel's tests, --model" --model "$LKMM_DIR" "$LKMM_DIR"/litmus-tests/*.litmus
+run "C programs" litmus-tests/programs/*.c
 report

@@ -10,7 +10,7 @@
 #     built-in model (Time lines aside) on its 34 litmus tests and on ours,
 #     and on two families of 12 processes, listed by cubes;
 #     --explain names the cat's axioms and relations;
-#  2b. hb* ; pb* built as one closure (models/catstar.c) answers as the
+#  2b. hb* ; pb* built as one closure (models/cat/catstar.c) answers as the
 #     model written so that it cannot be (pb* as (pb | 0)*), with fewer
 #     definitions;
 #  3. an edited copy of that linux-kernel.cat, rfe dropped from hb, makes
@@ -118,7 +118,7 @@ else
 		ok || bad "--explain --model on $probe: $(grep Explanation "$tmp/x2")"
 
 	# 2b. rcu-link and rb write hb* ; pb* with pb = ... ; hb* ; [Marked]:
-	# the compiler builds them as one closure (models/catstar.c).  In a
+	# the compiler builds them as one closure (models/cat/catstar.c).  In a
 	# copy where pb* is (pb | 0)*, the same relation it cannot recognise,
 	# the answers are the same on the RCU tests and the encoding larger
 	rw=$tmp/no-fold

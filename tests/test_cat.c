@@ -1,6 +1,6 @@
 /*
- * test_cat.c - unit tests of the cat-language parser (models/catparse.c)
- * and of model loading (models/catcomp.c: cat_model_load): the syntax
+ * test_cat.c - unit tests of the cat-language parser (models/cat/catparse.c)
+ * and of model loading (models/cat/catcomp.c: cat_model_load): the syntax
  * tree of each construct, operator precedence, '*' and '+' as closure or
  * cartesian product, approximation sites, located errors, and the files a
  * model folder or configuration file names.  Compilation over executions
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "common/arena.h"
-#include "models/cat.h"
+#include "models/cat/cat.h"
 
 /* Parse text; the arena is returned for freeing. */
 static int parse(const char *text, struct cat_file *f, struct arena **a,

@@ -1,6 +1,6 @@
 /*
  * test_catcomp.c - unit tests of the cat compiler's compilations
- * (models/catcomp.c, catlet.c, catval.c) on a hand-built program: the
+ * (models/cat/catcomp.c, catlet.c, catval.c) on a hand-built program: the
  * model's first, eager compilation learns which approximation sites must
  * be exact, so that a test's compilation is done once, even where the
  * test's own sets hide why (a non-monotone let rec over an empty set; the
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "models/cat.h"
+#include "models/cat/cat.h"
 #include "models/lkmm.h"
 #include "tests/encfix.h"
 #include "tests/irb.h"

@@ -149,7 +149,7 @@ static void test_conf(void **state)
 	f = fopen(path, "w");
 	fputs("model linux-kernel.cat\n\nvariant mixed\n", f);
 	fclose(f);
-	/* a variant: the configuration's model is read (models/cat.h) */
+	/* a variant: the configuration's model is read (models/cat/cat.h) */
 	assert_null(opt.model_conf);
 	assert_int_equal(run(w, &opt, msg, sizeof msg), HERD7_DONE);
 	assert_non_null(opt.model_conf);

@@ -19,10 +19,10 @@
 #include <cmocka.h>
 
 #include "frontend/frontend.h"
-#include "solver/repair_cost.h"
-#include "solver/repair_enc.h"
-#include "solver/repair_menu.h"
-#include "solver/udiff.h"
+#include "repair/repair_cost.h"
+#include "repair/repair_enc.h"
+#include "repair/repair_menu.h"
+#include "repair/udiff.h"
 
 /* Write text to a temporary file; its path into path. */
 static void temp_file(const char *text, char *path, size_t size)

@@ -1,0 +1,176 @@
+/*
+ * catstar.c - closures inside sequences, for the cat compiler: "x ; b*"
+ * builds only the rows of b* that x reaches, each row once per relation
+ * however often the model writes b*, and "x ; p* ; q*" is built as one
+ * closure when q is known to be a sequence ending in p*.  What it does not
+ * do: whole closures r+ and r* (catval.c's cc_closure), let rec
+ * (catlet.c), and it knows no relation of any model by name: everything
+ * below is recognised from the shapes of the values.
+ *
+ * The identities used, true of any relations X, H, A and event set S (the
+ * closures here are the true ones; how their Horn variables approximate
+ * them is tracked by the values' marks, which the rewritten value carries
+ * for every closure the model wrote, so the exactness of each site is
+ * learnt as before: see catcomp.c's first comment):
+ *  (1) X* ; (H ; X*)* = (X | H)*.  A path of X | H edges is a run of X
+ *      edges followed by groups, each an H edge and a run of X edges; and
+ *      each side is made of X | H edges.
+ *  (2) A ; X* ; [S] = (A ; [S]) ; X* when every pair of X has both its
+ *      events in S: X* = id | X+, X+ ; [S] = X+ and A ; X+ = A ; [S] ; X+.
+ * A value v known to equal head ; base* (v->head, v->base) is made by
+ * "x ; b*" (head x) and kept through "; [S]" by (2); then "x ; p* ; q*"
+ * whose q is such a value with base p is x ; (p | q's head)*, by (1):
+ * one closure of a relation about as sparse as p, where the model's way
+ * builds p*'s rows and then the closure of q, which holds every pair of
+ * q's head ; p*.  (Linux's linux-kernel.cat writes hb* ; pb* with
+ * pb = prop ; strong-fence ; hb* ; [Marked] and hb = [Marked] ; ... ;
+ * [Marked], in rcu-link and rb.)  Which events a relation's pairs lie
+ * within (v->dom, v->rng) is known from the expression: [S] is within S,
+ * a ; b starts where a does and ends where b does (catval.c).
+ */
+#include "models/cat/catcomp_int.h"
+
+#include "common/arena.h"
+
+/* Rows of a closure built so far (struct comp.stars). */
+struct star_rows {
+	rel_t base;      /* the closure's operand, or its first part */
+	rel_t with;      /* NULL, or the part joined with base, by (1) */
+	rel_t u;         /* base | with: the relation closed */
+	set_t built;     /* the rows built: non-NULL per event */
+	rel_t rows;      /* those rows of u*; NULL elsewhere */
+};
+
+/* The rows of (base | with)* for every event x ends at: built once per
+ * event and relation; a row's diagonal is true (x ; rows needs no more:
+ * x's pairs already hold only between executed events). */
+static rel_t rows_reached(struct comp *c, rel_t base, rel_t with, rel_t x)
+{
+	struct rel_ctx *rc = c->rc;
+	int n = rc->n, nnew = 0;
+	struct star_rows *s = NULL;
+	for (int i = 0; i < c->nstars && !s; i++)
+		if (c->stars[i].base == base && c->stars[i].with == with)
+			s = &c->stars[i];
+	if (!s) {
+		c->stars = arena_grow(c->a, c->stars, sizeof *c->stars, (size_t)c->nstars,
+				      (size_t)c->nstars + 1);
+		s = &c->stars[c->nstars++];
+		*s = (struct star_rows){.base = base, .with = with,
+					.u = with ? rel_union(rc, base, with) : base,
+					.built = set_new(rc), .rows = rel_new(rc)};
+	}
+	set_t from = set_new(rc);
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n && !s->built[j] && !from[j]; i++)
+			if (REL_AT(x, n, i, j)) {
+				from[j] = rc->t;
+				nnew++;
+			}
+	if (!nnew)
+		return s->rows;
+	rel_t more = rel_star_from(rc, from, s->u, "cat-closure");
+	/* a new array: the rows handed out before stay as they were */
+	rel_t rows = rel_new(rc);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			REL_AT(rows, n, i, j) = from[i] ? REL_AT(more, n, i, j)
+							 : REL_AT(s->rows, n, i, j);
+	for (int j = 0; j < n; j++)
+		if (from[j])
+			s->built[j] = rc->t;
+	s->rows = rows;
+	return rows;
+}
+
+/* x ; y* for y the value of star's operand (not a transitive one), with
+ * the marks of both and of star's site; head and base say what it is. */
+static struct val *seq_rows(struct comp *c, const struct val *x, struct val *y,
+			    rel_t with, uint64_t over, uint64_t under)
+{
+	struct rel_ctx *rc = c->rc;
+	rel_t rows = rows_reached(c, y->r, with, x->r);
+	/* y* contains y: with x at least rf^-1 and y at least co, x ; y*
+	 * is at least fr */
+	unsigned fr = (x->contains & HAS_RF_INV) && (y->contains & HAS_CO) ? HAS_FR : 0;
+	struct val *v = cc_containing(cc_vrel(c, rel_seq(rc, x->r, rows), over, under), fr);
+	v->dom = x->dom;
+	v->rng = x->rng && x->rng == y->rng ? x->rng : NULL;
+	return v;
+}
+
+/* x ; star with y the value of star->a: only the rows of the range of x
+ * (far fewer Horn variables when x is sparse, as the LKMM's
+ * "prop ; strong-fence ; hb*" is), once per row.  at: the "a ; b". */
+static struct val *star_after(struct comp *c, const struct cat_expr *at, struct val *x,
+			      struct val *y, const struct cat_expr *star)
+{
+	if (x->k != VK_REL || y->k != VK_REL || y->transitive) {
+		struct val *s = cc_eval(c, star);
+		return s ? cc_binop(c, at, x, s) : NULL;
+	}
+	struct val *v = seq_rows(c, x, y, NULL, x->over | y->over | cc_site_bit(star->site),
+				 x->under | y->under);
+	v->head = x->r;
+	v->base = y;
+	return v;
+}
+
+struct val *cc_seq_star(struct comp *c, const struct cat_expr *at, struct val *x,
+			const struct cat_expr *star)
+{
+	struct val *y = cc_eval(c, star->a);
+	return y ? star_after(c, at, x, y, star) : NULL;
+}
+
+/* The model's way of x ; p* ; q*, with p's and q's operands y1, y2
+ * evaluated: what cc_seq_with does one closure after the other. */
+static struct val *one_then_other(struct comp *c, const struct cat_expr *at, struct val *x,
+				  const struct cat_expr *p, struct val *y1,
+				  const struct cat_expr *q, struct val *y2)
+{
+	struct val *v = star_after(c, at, x, y1, p);
+	if (!v)
+		return NULL;
+	if (c->lazy && cc_static_empty(c, v))
+		return v->k == VK_REL ? cc_vrel(c, rel_new(c->rc), 0, 0) : cc_unknown_contents(c, v);
+	return star_after(c, at, v, y2, q);
+}
+
+struct val *cc_seq_stars(struct comp *c, const struct cat_expr *at, struct val *x,
+			 const struct cat_expr *p, const struct cat_expr *q)
+{
+	if (cc_site_exact(c, p->site) || cc_site_exact(c, q->site) ||
+	    (c->lazy && cc_static_empty(c, x))) {
+		/* closures by squaring, or nothing to build: as written */
+		struct val *v = cc_seq_with(c, at, x, p);
+		return v ? cc_seq_with(c, at, v, q) : NULL;
+	}
+	struct val *y1 = cc_eval(c, p->a);
+	struct val *y2 = y1 ? cc_eval(c, q->a) : NULL;
+	if (!y2)
+		return NULL;
+	if (x->k != VK_REL || y1->k != VK_REL || y1->transitive || y2->k != VK_REL ||
+	    y2->transitive || !y2->base || y2->base->r != y1->r)
+		return one_then_other(c, at, x, p, y1, q, y2);
+	/* (1): x ; p* ; (head ; p*)* = x ; (p | head)*; the closures of both
+	 * sites and everything in q are in it */
+	uint64_t over = x->over | y1->over | y2->over | cc_site_bit(p->site) |
+			cc_site_bit(q->site);
+	struct val *v = seq_rows(c, x, y1, y2->head, over, x->under | y1->under | y2->under);
+	/* (as the model's way: x ; p* knows it is fr, x ; p* ; q* nothing) */
+	v->contains = 0;
+	v->rng = NULL;
+	return v;
+}
+
+void cc_seq_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y)
+{
+	v->dom = x->dom;
+	v->rng = y->rng;
+	/* (2): (head ; base*) ; [S] = (head ; [S]) ; base* */
+	if (x->base && y->ident && x->base->dom == y->ident && x->base->rng == y->ident) {
+		v->head = rel_seq(c->rc, x->head, y->r);
+		v->base = x->base;
+	}
+}
