@@ -217,13 +217,30 @@ static int violated_asserts(const struct check_options *opt, const struct proble
 	return ok;
 }
 
+/* Some consistent execution reaches the end when the filter is left out. */
+static int any_unfiltered(const struct problem *p)
+{
+	Z3_solver s = problem_solver(p, PG_FACTS | PG_CUT | PG_DEFS | PG_AXIOMS, 1);
+	int any = problem_ask(p, s, NULL) == Z3_L_TRUE;
+	Z3_solver_dec_ref(p->z, s);
+	return any;
+}
+
 int report_program(const struct check_options *opt, const struct problem *p,
 		   Z3_solver s, const int *raised, int found, const char *asserts,
 		   int completes, FILE *out, FILE *err, struct diag *d, int *bad)
 {
 	const struct ir_program *prog = p->prog;
 	fprintf(out, "Program %s\n", prog->file);
-	if (!completes) {
+	if (!completes && prog->filter && any_unfiltered(p)) {
+		/* The filter (__VERIFIER_assume) discards every execution that
+		 * ends: nothing is left to go wrong, as GenMC says. */
+		fputs("No execution satisfies the program's assumptions "
+		      "(__VERIFIER_assume): none is left to check\n", out);
+		fprintf(err, "%s: warning: no execution satisfies the program's "
+			"assumptions (__VERIFIER_assume): the answer is vacuous\n",
+			prog->file);
+	} else if (!completes) {
 		/* herd7's "Never 0 0": no consistent execution at all. */
 		fputs("Deadlock: no execution of the program reaches its end "
 		      "(a lock taken twice or never released, an RCU grace "
