@@ -20,6 +20,23 @@
 #include "solver/deadline.h"
 #include "solver/symmetry.h"
 
+/*
+ * The most events for which the dense difference-logic solver is used.
+ * Two threads of N stores to the same two locations (bench/gen-families.sh
+ * long-shared, long-xy: no fences, every read's candidates spread over the
+ * other thread's stores) are where it pays: --exists-only on long-shared-100
+ * (284 events) 13.6 s with simplex, 1.8 s dense; long-shared-150 40 s,
+ * 5.3 s; long-xy-100 (242 events) over 90 s, 3.7 s; full mode on those two
+ * 12.2 and 70 s against 2.0 and 4.6 s.  With a fence before each read
+ * (long-mb, long4-mb) the search is easy and the matrix costs: 20-40 %
+ * more time (long4-mb-100, 572 events: 0.81 s, 0.99 s) and up to 2.5x
+ * the memory (long-mb-200, 566 events: 410 MB, 1.0 GB), growing with the
+ * square of the events (long-mb-400, 1,126 events: 1.2 GB, 4.1 GB for
+ * the same time).  From 200 events up to this many the gains are 7-20x
+ * and the losses fractions of a second.
+ */
+#define DENSE_DIFF_MAX_EVENTS 600
+
 /* Z3's parameters for p's solvers. */
 static Z3_params make_params(Z3_context z, const struct check_options *opt,
 			     const struct encoding *enc, enum enc_arith arith)
@@ -29,12 +46,12 @@ static Z3_params make_params(Z3_context z, const struct check_options *opt,
 	if (opt->timeout_ms)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), opt->timeout_ms);
 	if (arith == ENC_ARITH_DIFF) {
-		/* Floyd-Warshall's dense difference logic is the fastest on
-		 * tests of litmus size, but keeps a matrix over all integer
-		 * variables: from a few hundred events the simplex-based
-		 * solver is faster and needs a fraction of the memory. */
+		/* Floyd-Warshall's dense difference logic is the fastest,
+		 * but keeps a matrix over all integer variables: past
+		 * DENSE_DIFF_MAX_EVENTS the simplex-based solver takes its
+		 * place. */
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "arith.solver"),
-				   enc->n >= LARGE_TEST_EVENTS ? 5 : 3);
+				   enc->n > DENSE_DIFF_MAX_EVENTS ? 5 : 3);
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "relevancy"), 0);
 	}
 	return p;

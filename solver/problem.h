@@ -19,11 +19,11 @@
 struct check_options;
 struct memlimit;
 
-/* A test of this many events or more is large: difference logic uses
- * Z3's simplex-based solver (arith.solver 5) rather than the dense one
- * (3), and final states are listed one at a time, not by cubes (whose
- * second, exact copy of the model costs more than it saves when there
- * are few states, as in big programs). */
+/* A test of this many events or more is large: final states are listed
+ * one at a time, not by cubes (whose second, exact copy of the model costs
+ * more than it saves when there are few states, as in big programs).
+ * (Which difference-logic solver a test gets is problem.c's
+ * DENSE_DIFF_MAX_EVENTS.) */
 #define LARGE_TEST_EVENTS 200
 
 /* The groups of constraints of a problem (bits), asserted in this order. */
