@@ -464,7 +464,10 @@ static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
 		}
 	} else {
 		checker_set_err(run->checker, err);
-		int r = checker_run(run->checker, prog, out, &d);
+		struct check_result res = {0};
+		int r = checker_run(run->checker, prog, out, &res);
+		d = res.error;
+		check_result_free(&res);
 		if (!r) {
 			diag_print(&d, err);
 			status = LKMMC_EXIT_ERROR;

@@ -73,9 +73,13 @@ static char *answer(struct side *s, const char *path, int witness, int explain,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	int r = m ? checker_run(c, prog, m, &d) : 0;
+	struct check_result res = {0};
+	int r = m ? checker_run(c, prog, m, &res) : 0;
 	if (m)
 		fclose(m);
+	if (!r && res.error.set)
+		d = res.error;
+	check_result_free(&res);
 	checker_free(c);
 	ir_program_free(prog);
 	if (!r) {

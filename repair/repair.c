@@ -105,8 +105,11 @@ static enum verdict judge(struct repair_ctx *r, struct checker *chk, const char 
 	if (!ms)
 		abort();
 	checker_set_err(chk, r->sink);
-	int res = checker_run(chk, prog, ms, &d);
+	struct check_result cr = {0};
+	int res = checker_run(chk, prog, ms, &cr);
 	fclose(ms);
+	d = cr.error;
+	check_result_free(&cr);
 	enum verdict v = V_ERROR;
 	const char *obs = buf ? strstr(buf, "\nObservation ") : NULL;
 	if (res && obs) {
