@@ -98,7 +98,8 @@ static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 	Z3_del_context(z);
 	if (lim.over && !ok) { /* an answer found within it stands */
 		*retry = 0;
-		check_result_reset(r);
+		/* what was printed before it stays printed, and in r */
+		r->error = (struct diag){0};
 		return diag_error_kind(&r->error, DIAG_MEMORY, prog->file, 0, 0,
 				  "too large for the memory limit: %ld MB allowed, of "
 				  "which %ld MB were in use when the check began "
