@@ -20,6 +20,9 @@ enum diag_kind {
 			 * (unsupported, bad input, a step that failed) */
 	DIAG_TIMEOUT,   /* the time limit was reached, or the solver gave up */
 	DIAG_MEMORY,    /* the memory limit was reached */
+	DIAG_INTERNAL,  /* lkmmc broke one of its own promises (a bug): a
+			 * witness the model rejects, a parse failed with no
+			 * message, a case no code handles */
 	DIAG_CRASH,     /* the process checking it died (a batch's worker) */
 };
 

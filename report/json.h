@@ -40,8 +40,8 @@ struct json_test {
 /* Write t as one JSON object and a newline. */
 void json_test_write(FILE *out, const struct json_test *t);
 
-/* The error object's "kind" for k: "error", "timeout", "memory" or
- * "crash". */
+/* The error object's "kind" for k: "error" (also for DIAG_INTERNAL),
+ * "timeout", "memory" or "crash". */
 const char *json_error_kind(enum diag_kind k);
 
 #endif

@@ -66,7 +66,8 @@ int report_witness(const struct check_options *opt, const struct problem *p,
 		back ? "consistent, reaches the condition" : "FAILED (internal error)");
 	int ok = draw(opt, x, &p->m, p->prog, d);
 	if (!back)
-		ok = diag_error(d, p->prog->file, 0, 0, "internal error: the witness failed its re-check");
+		ok = diag_error_kind(d, DIAG_INTERNAL, p->prog->file, 0, 0,
+				     "internal error: the witness failed its re-check");
 	execution_free(x);
 	Z3_model_dec_ref(z, m);
 	return ok;

@@ -3,7 +3,8 @@
  * checker_run on small litmus tests written here fills the verdict, the
  * counts, the States count, the flags, the findings and an error's kind
  * as the printed answer says them.  Each expectation differs between the
- * tests, so a field filled wrongly or not at all fails one of them.
+ * tests, so a field filled wrongly or not at all fails one of them; and
+ * the --json kind of each kind of error.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "frontend/ir.h"
+#include "report/json.h"
 #include "solver/check.h"
 #include "solver/result.h"
 #include "tests/testutil.h"
@@ -200,6 +202,18 @@ static void test_words(void **state)
 	assert_false(check_validated(IR_Q_FORALL, 1, 1));
 }
 
+/* --json's error kinds, one per diag_kind (docs/json.md has no
+ * "internal": it is an "error" there). */
+static void test_json_kinds(void **state)
+{
+	(void)state;
+	assert_string_equal(json_error_kind(DIAG_ERROR), "error");
+	assert_string_equal(json_error_kind(DIAG_TIMEOUT), "timeout");
+	assert_string_equal(json_error_kind(DIAG_MEMORY), "memory");
+	assert_string_equal(json_error_kind(DIAG_INTERNAL), "error");
+	assert_string_equal(json_error_kind(DIAG_CRASH), "crash");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_timeout_kind),
 		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_json_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, tu_frontend_free);
 }
