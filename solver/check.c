@@ -101,12 +101,12 @@ static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 		/* what was printed before it stays printed, and in r */
 		r->error = (struct diag){0};
 		return diag_error_kind(&r->error, DIAG_MEMORY, prog->file, 0, 0,
-				  "too large for the memory limit: %ld MB allowed, of "
-				  "which %ld MB were in use when the check began "
-				  "(stopped after %.1f s); try --exists-only, a smaller "
-				  "--unroll, or --max-memory MB",
-				  c->opt.max_memory_mb, lim.start_rss_kb / 1024,
-				  clock_now() - t0);
+				       "too large for the memory limit: %ld MB allowed, of "
+				       "which %ld MB were in use when the check began "
+				       "(stopped after %.1f s); try --exists-only, a smaller "
+				       "--unroll, or --max-memory MB",
+				       c->opt.max_memory_mb, lim.start_rss_kb / 1024,
+				       clock_now() - t0);
 	}
 	return ok;
 }

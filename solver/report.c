@@ -23,9 +23,9 @@ int report_timed_out(struct diag *d, const struct ir_program *prog, const char *
 	/* A program is asked --exists-only's questions already; what is left
 	 * is to stop at its first error. */
 	return diag_error_kind(d, DIAG_TIMEOUT, prog->file, 0, 0,
-			  "solver gave up while %s (time-out or resource limit); "
-			  "try --timeout with a larger value or %s", what,
-			  prog->is_program ? "--first-error" : "--exists-only");
+			       "solver gave up while %s (time-out or resource limit); "
+			       "try --timeout with a larger value or %s", what,
+			       prog->is_program ? "--first-error" : "--exists-only");
 }
 
 /* Draw x where opt asks (--dot, --svg). */
