@@ -432,17 +432,18 @@ struct run {
 };
 
 /* Parse one file and do what the options say; its exit status
- * (common/exitcode.h): OK, ERROR (d says why, also on err), CODE_FAILS or
- * UNROLL_LIMIT. */
+ * (common/exitcode.h): OK, ERROR (res->error says why, also on err),
+ * CODE_FAILS or UNROLL_LIMIT.  res (zeroed): the check's result, or only
+ * the error when there was no check. */
 static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
-		       struct diag *dp)
+		       struct check_result *res)
 {
 	struct diag d = {0};
 	int status = LKMMC_EXIT_OK;
 	struct ir_program *prog = frontend_parse_file(run->fe, path, &d);
 	if (!prog) {
 		diag_print(&d, err);
-		*dp = d;
+		res->error = d;
 		return LKMMC_EXIT_ERROR;
 	}
 	if (repair_wanted(&run->opt->repair)) {
@@ -464,7 +465,8 @@ static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
 		}
 	} else {
 		checker_set_err(run->checker, err);
-		int r = checker_run(run->checker, prog, out, &d);
+		int r = checker_run(run->checker, prog, out, res);
+		d = res->error;
 		if (!r) {
 			diag_print(&d, err);
 			status = LKMMC_EXIT_ERROR;
@@ -476,7 +478,7 @@ static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
 	}
 	fflush(out);
 	ir_program_free(prog);
-	*dp = d;
+	res->error = d;
 	return status;
 }
 
@@ -487,26 +489,45 @@ static const char *model_name(const struct options *opt)
 		: opt->check.model_conf ? opt->check.model_conf : "built-in";
 }
 
+/* What a --times row says of a check's result: the verdict and States
+ * count of the herd7 block it printed. */
+static void result_row(const struct check_result *res, struct batch_row *row)
+{
+	batch_row_none(row);
+	if (res->verdict == CHECK_VERDICT_NONE)
+		return;
+	snprintf(row->verdict, sizeof row->verdict, "%s", check_verdict_word(res->verdict));
+	row->nstates = res->nstates;
+}
+
 /* One file: its answer as text, or with --json as one JSON object made
- * from that text (its messages still go to err as well). */
-static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
+ * from that text (its messages still go to err as well); its --times
+ * row from its result (a batch_fn, cli/batch.h). */
+static int run_file(void *ctx, const char *path, FILE *out, FILE *err,
+		    struct batch_row *row)
 {
 	struct run *run = ctx;
-	struct diag d = {0};
-	if (!run->opt->json)
-		return handle_file(run, path, out, err, &d);
+	struct check_result res = {0};
+	int status;
+	if (!run->opt->json) {
+		status = handle_file(run, path, out, err, &res);
+		result_row(&res, row);
+		check_result_free(&res);
+		return status;
+	}
 	char *text = NULL, *msgs = NULL;
 	size_t text_len = 0, msgs_len = 0;
 	FILE *tf = open_memstream(&text, &text_len);
 	FILE *mf = open_memstream(&msgs, &msgs_len);
 	if (!tf || !mf)
 		abort();
-	int status = handle_file(run, path, tf, mf, &d);
+	status = handle_file(run, path, tf, mf, &res);
 	fclose(tf);
 	fclose(mf);
+	result_row(&res, row);
 	struct json_test jt = {
 		.file = path, .model = model_name(run->opt), .status = status,
-		.error = d.set ? &d : NULL, .error_kind = json_error_kind(d.msg),
+		.error = res.error.set ? &res.error : NULL,
 		.text = text, .text_len = text_len,
 		.messages = msgs, .messages_len = msgs_len,
 	};
@@ -515,20 +536,21 @@ static int run_file(void *ctx, const char *path, FILE *out, FILE *err)
 	fwrite(msgs, 1, msgs_len, err);
 	free(text);
 	free(msgs);
+	check_result_free(&res);
 	return status;
 }
 
 /* A file whose worker was lost (killed at the time limit, or crashed), as
  * a JSON error object (batch_options.lost). */
-static void lost_file(void *ctx, const char *path, const char *kind,
+static void lost_file(void *ctx, const char *path, enum diag_kind kind,
 		      const char *message, FILE *out)
 {
 	struct run *run = ctx;
 	struct diag d = {0};
-	diag_error(&d, path, 0, 0, "%s", message);
+	diag_error_kind(&d, kind, path, 0, 0, "%s", message);
 	struct json_test jt = {
 		.file = path, .model = model_name(run->opt), .status = LKMMC_EXIT_ERROR,
-		.error = &d, .error_kind = kind,
+		.error = &d,
 	};
 	json_test_write(out, &jt);
 }
@@ -650,7 +672,8 @@ static int main_model_diff(struct options *opt, int argc, char **argv, int first
 			FILE *m = open_memstream(&buf, &len);
 			if (!m)
 				abort();
-			int r = model_diff_file(md, files[i], m, stderr);
+			struct batch_row row; /* no --times table */
+			int r = model_diff_file(md, files[i], m, stderr, &row);
 			fclose(m);
 			fwrite(buf, 1, len, stdout);
 			fflush(stdout);
@@ -741,8 +764,9 @@ static int run_files(struct run *run, struct options *opt, char **files,
 	if (run->batched)
 		return batch_run(&opt->batch, nfiles, files, run_file, run);
 	int status = LKMMC_EXIT_OK;
+	struct batch_row row; /* no --times table without a batch */
 	for (int i = 0; i < nfiles; i++)
-		status = exit_combine(status, run_file(run, files[i], stdout, stderr));
+		status = exit_combine(status, run_file(run, files[i], stdout, stderr, &row));
 	return status;
 }
 

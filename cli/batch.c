@@ -8,8 +8,9 @@
  * through its result pipe.  The parent polls the result pipes, files the
  * frames, and prints the outputs strictly in file order.  A worker whose
  * pipe closes while it holds a file has crashed: that file is reported as
- * an internal error and a fresh worker takes the slot.  It does not interpret outputs beyond the Observation and States
- * lines it copies into the --times table.
+ * an internal error and a fresh worker takes the slot.  It does not read
+ * the outputs: the verdict and States count of the --times table come in
+ * the frame, as batch_fn gave them (batch_row).
  */
 #include "cli/batch.h"
 
@@ -72,6 +73,8 @@ struct result {
 	double seconds;   /* wall time from sending the file to its result */
 	long rss_kb;      /* peak resident set of the worker while on it */
 	int timed_out;    /* 1: its worker was killed at the limit */
+	struct batch_row row; /* its verdict and States count ("-", -1 for a
+			   * lost worker's file) */
 };
 
 /* A worker process: it handles one file at a time, as the parent says. */
@@ -90,6 +93,7 @@ struct frame {
 	int index;        /* which file */
 	int status;       /* what batch_fn returned */
 	long rss_kb;      /* peak resident set while handling it */
+	struct batch_row row; /* what its --times row says of its answer */
 	size_t nout;      /* bytes of stdout that follow */
 	size_t nerr;      /* bytes of stderr that follow them */
 };
@@ -197,10 +201,12 @@ static void worker_main(struct batch *b, int task_fd, int result_fd)
 			_exit(1);
 		reset_peak_rss();
 		memlimit_backstop(b->opt->max_memory_mb * 1024L);
-		int st = b->fn(b->ctx, b->files[index], out, err);
+		struct batch_row row;
+		batch_row_none(&row);
+		int st = b->fn(b->ctx, b->files[index], out, err, &row);
 		fclose(out);
 		fclose(err);
-		struct frame fr = {index, st, peak_rss_kb(), olen, elen};
+		struct frame fr = {index, st, peak_rss_kb(), row, olen, elen};
 		int ok = write_all(result_fd, &fr, sizeof fr) &&
 			 write_all(result_fd, obuf, olen) && write_all(result_fd, ebuf, elen);
 		free(obuf);
@@ -272,6 +278,7 @@ static void bury(struct batch *b, struct worker *w)
 	if (w->index >= 0 && !batch_stop_signal) {
 		struct result *r = &b->res[w->index];
 		r->done = 1;
+		batch_row_none(&r->row);
 		r->seconds = clock_now() - w->start;
 		r->rss_kb = ru.ru_maxrss; /* the worker's peak over its life */
 		char msg[512];
@@ -314,7 +321,8 @@ static void bury(struct batch *b, struct worker *w)
 			FILE *o = open_memstream(&obuf, &olen);
 			if (o) {
 				b->opt->lost(b->ctx, b->files[w->index],
-					     memory ? "memory" : w->killed ? "timeout" : "crash", msg, o);
+					     memory ? DIAG_MEMORY : w->killed ? DIAG_TIMEOUT
+					     : DIAG_CRASH, msg, o);
 				fclose(o);
 				text_add(&r->out, obuf, olen);
 				free(obuf);
@@ -348,6 +356,7 @@ static void drain(struct batch *b, struct worker *w)
 		text_add(&r->err, w->in.buf + sizeof fr + fr.nout, fr.nerr);
 		r->status = fr.status;
 		r->rss_kb = fr.rss_kb;
+		r->row = fr.row;
 		r->seconds = clock_now() - w->start;
 		r->done = 1;
 		w->index = -1;
@@ -356,51 +365,9 @@ static void drain(struct batch *b, struct worker *w)
 	}
 }
 
-/* With --json (the output is an object): its "verdict" and "nstates",
- * the first of each being the test's own (docs/json.md). */
-static void json_summary(const struct text *t, char *verdict, size_t vn, long *states)
+void batch_row_none(struct batch_row *row)
 {
-	char *buf = xmalloc(t->len + 1);
-	memcpy(buf, t->buf, t->len);
-	buf[t->len] = '\0';
-	const char *v = strstr(buf, "\"verdict\":\"");
-	const char *n = strstr(buf, "\"nstates\":");
-	if (v) {
-		v += 11;
-		size_t k = strcspn(v, "\"");
-		snprintf(verdict, vn, "%.*s", (int)k, v);
-	}
-	if (n)
-		sscanf(n + 10, "%ld", states);
-	free(buf);
-}
-
-/* The word after the test name on the last "Observation" line, and the
- * number on the "States" line (or the same fields of a JSON object). */
-static void summary(const struct text *t, char *verdict, size_t vn, long *states)
-{
-	snprintf(verdict, vn, "-");
-	*states = -1;
-	if (t->len && t->buf[0] == '{') {
-		json_summary(t, verdict, vn, states);
-		return;
-	}
-	size_t i = 0;
-	while (i < t->len) {
-		const char *line = t->buf + i;
-		const char *nl = memchr(line, '\n', t->len - i);
-		size_t n = nl ? (size_t)(nl - line) : t->len - i;
-		char tmp[512];
-		if (n < sizeof tmp) {
-			memcpy(tmp, line, n);
-			tmp[n] = '\0';
-			char name[400], word[32];
-			if (sscanf(tmp, "Observation %399s %31s", name, word) == 2)
-				snprintf(verdict, vn, "%s", word);
-			sscanf(tmp, "States %ld", states);
-		}
-		i += n + 1;
-	}
+	*row = (struct batch_row){.verdict = "-", .nstates = -1};
 }
 
 static void clear_progress(struct batch *b)
@@ -444,13 +411,10 @@ static void flush_ready(struct batch *b)
 		b->failed += st == LKMMC_EXIT_ERROR;
 		b->status = exit_combine(b->status, st);
 		if (b->times) {
-			char verdict[32];
-			long states;
-			summary(&r->out, verdict, sizeof verdict, &states);
 			fprintf(b->times, "%s\t%s\t%.3f\t%ld\t%s\t%ld\n", b->files[b->printed],
 				r->status == 0 ? "ok" : r->status >= 128 ? "crash" :
 				r->timed_out ? "timeout" : "error",
-				r->seconds, r->rss_kb, verdict, states);
+				r->seconds, r->rss_kb, r->row.verdict, r->row.nstates);
 			fflush(b->times); /* readable while a long batch runs */
 		}
 		free(r->out.buf);

@@ -21,6 +21,18 @@
 
 #include <stdio.h>
 
+#include "common/diag.h"
+
+/* What a file's --times row says of its answer besides how it ran:
+ * batch_fn fills it from the check's result (solver/result.h), never from
+ * the text it printed. */
+struct batch_row {
+	char verdict[16]; /* the Observation word of the herd7 block printed
+			   * last, "-" when none was */
+	long nstates;     /* the count of the States line printed last, -1
+			   * when none was */
+};
+
 struct batch_options {
 	int jobs;               /* worker processes at once (>= 1) */
 	int progress;           /* 1: a progress line on stderr */
@@ -32,10 +44,10 @@ struct batch_options {
 				 * of a worker that ended with MEMLIMIT_EXIT
 				 * (common/memlimit.h) */
 	/* What a file whose worker was lost prints on stdout, given why
-	 * (kind: "timeout", killed at the limit; "memory", ended by the
-	 * memory limit; "crash") and the message said on stderr (without
-	 * "path: error: "); NULL: nothing. */
-	void (*lost)(void *ctx, const char *path, const char *kind,
+	 * (kind: DIAG_TIMEOUT, killed at the limit; DIAG_MEMORY, ended by
+	 * the memory limit; DIAG_CRASH) and the message said on stderr
+	 * (without "path: error: "); NULL: nothing. */
+	void (*lost)(void *ctx, const char *path, enum diag_kind kind,
 		     const char *message, FILE *out);
 	/* Called in the parent for each file, in file order, once its output
 	 * is printed: the status batch_fn returned (LKMMC_EXIT_ERROR for a lost worker) and
@@ -44,9 +56,14 @@ struct batch_options {
 	void (*printed)(void *ctx, int status, size_t out_len);
 };
 
-/* Handle one file, writing its answer to out and its errors to err.
- * Returns the process exit status for that file (common/exitcode.h). */
-typedef int (*batch_fn)(void *ctx, const char *path, FILE *out, FILE *err);
+/* Handle one file, writing its answer to out and its errors to err, and
+ * what its --times row says into row (given as "-" and -1).  Returns the
+ * process exit status for that file (common/exitcode.h). */
+typedef int (*batch_fn)(void *ctx, const char *path, FILE *out, FILE *err,
+			struct batch_row *row);
+
+/* A row that says nothing: "-" and -1. */
+void batch_row_none(struct batch_row *row);
 
 /* Run fn on every file.  Returns the files' statuses combined
  * (exit_combine; a crashed file counts as LKMMC_EXIT_ERROR), or

@@ -5,7 +5,8 @@
  * condition with a witness execution and the one that never does with
  * the axioms that forbid it (--explain).  Each model lowers the test with
  * its own .def, so the program is parsed and encoded once per model.  It
- * does not compare anything but herd7's output lines (Time lines left out).
+ * does not compare anything but herd7's output lines (Time lines left out);
+ * which answer says Never is the checker's result (solver/result.h).
  * One file at a time is model_diff_file, a batch_fn (cli/batch.h): the
  * caller runs it serially or in -j workers and tallies what it printed
  * (model_diff_count); a file's --timeout covers all of its checks, both
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/batch.h"
 #include "common/clock.h"
 #include "common/diag.h"
 #include "common/exitcode.h"
@@ -44,9 +46,10 @@ struct model_diff {
 
 /* Check path under side s (with witness / explain as asked), within the
  * file's deadline (0: none); the output without its Time line, malloc'ed,
- * or NULL with the reason on err. */
+ * and its result in *res (zeroed or a result; the caller frees it), or
+ * NULL with the reason on err. */
 static char *answer(struct side *s, const char *path, int witness, int explain,
-		    double deadline, FILE *err)
+		    double deadline, FILE *err, struct check_result *res)
 {
 	struct diag d = {0};
 	unsigned left_ms = 0;
@@ -73,9 +76,11 @@ static char *answer(struct side *s, const char *path, int witness, int explain,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	int r = m ? checker_run(c, prog, m, &d) : 0;
+	int r = m ? checker_run(c, prog, m, res) : 0;
 	if (m)
 		fclose(m);
+	if (!r && res->error.set)
+		d = res->error;
 	checker_free(c);
 	ir_program_free(prog);
 	if (!r) {
@@ -97,19 +102,6 @@ static char *answer(struct side *s, const char *path, int witness, int explain,
 	}
 	*w = 0;
 	return buf;
-}
-
-/* The verdict word of an answer ("Never", ...), or "". */
-static void verdict(const char *a, char *word, size_t size)
-{
-	const char *o = strstr(a, "\nObservation ");
-	word[0] = 0;
-	if (!o)
-		return;
-	o = strchr(o + 13, ' '); /* past the test name */
-	if (o)
-		sscanf(o, " %15s", word);
-	(void)size;
 }
 
 /* The lines of answer a that list its final states ("States N" up to the
@@ -213,33 +205,47 @@ void model_diff_free(struct model_diff *md)
 	free(md);
 }
 
-int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err)
+/* The --times row of two answers printed A then B: the verdict and
+ * States count of the last herd7 block that has them. */
+static void diff_row(const struct check_result res[2], struct batch_row *row)
+{
+	for (int k = 0; k < 2; k++) {
+		if (res[k].verdict != CHECK_VERDICT_NONE)
+			snprintf(row->verdict, sizeof row->verdict, "%s",
+				 check_verdict_word(res[k].verdict));
+		if (res[k].verdict != CHECK_VERDICT_NONE && res[k].nstates >= 0)
+			row->nstates = res[k].nstates;
+	}
+}
+
+int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err,
+		    struct batch_row *row)
 {
 	struct model_diff *md = ctx;
 	struct side *s = md->s;
 	double deadline = md->limit > 0 ? clock_now() + md->limit : 0;
 	char *a[2];
+	struct check_result res[2] = {{0}, {0}};
 	for (int k = 0; k < 2; k++)
-		a[k] = answer(&s[k], path, 0, 0, deadline, err);
-	if (!a[0] || !a[1]) {
-		free(a[0]);
-		free(a[1]);
-		return LKMMC_EXIT_ERROR;
-	}
-	if (strcmp(a[0], a[1]) != 0) {
-		char v[2][16];
-		verdict(a[0], v[0], sizeof v[0]);
-		verdict(a[1], v[1], sizeof v[1]);
-		int never[2] = {strcmp(v[0], "Never") == 0, strcmp(v[1], "Never") == 0};
+		a[k] = answer(&s[k], path, 0, 0, deadline, err, &res[k]);
+	int status = LKMMC_EXIT_ERROR;
+	if (a[0] && a[1] && strcmp(a[0], a[1]) != 0) {
+		int never[2] = {res[0].verdict == CHECK_NEVER, res[1].verdict == CHECK_NEVER};
 		if (never[0] != never[1]) {
 			/* the model that reaches the condition: a witness; the
 			 * other: the axioms that forbid it (where the time
 			 * limit leaves room: else the plain answers) */
 			for (int k = 0; k < 2; k++) {
-				char *b = answer(&s[k], path, !never[k], never[k], deadline, err);
+				struct check_result again = {0};
+				char *b = answer(&s[k], path, !never[k], never[k], deadline,
+						 err, &again);
 				if (b) {
 					free(a[k]);
 					a[k] = b;
+					check_result_free(&res[k]);
+					res[k] = again;
+				} else {
+					check_result_free(&again);
 				}
 			}
 		}
@@ -249,10 +255,15 @@ int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err)
 			fprintf(out, "--- %s\n%s", s[k].dir, a[k]);
 		fputc('\n', out);
 		fflush(out);
+		diff_row(res, row);
 	}
-	free(a[0]);
-	free(a[1]);
-	return LKMMC_EXIT_OK;
+	if (a[0] && a[1])
+		status = LKMMC_EXIT_OK;
+	for (int k = 0; k < 2; k++) {
+		free(a[k]);
+		check_result_free(&res[k]);
+	}
+	return status;
 }
 
 void model_diff_count(void *ctx, int status, size_t out_len)

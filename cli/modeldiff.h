@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct batch_row;
 struct check_options;
 struct model_diff;
 
@@ -19,10 +20,12 @@ struct model_diff *model_diff_open(const struct check_options *opt, const char *
 void model_diff_free(struct model_diff *md);
 
 /* A batch_fn (cli/batch.h; ctx: the model_diff): check path under both
- * models and print to out, only when the answers differ, both of them.
- * Returns LKMMC_EXIT_OK, or LKMMC_EXIT_ERROR when it could not be checked
- * (the reason on err). */
-int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err);
+ * models and print to out, only when the answers differ, both of them
+ * (row: the verdict and States count printed last).  Returns
+ * LKMMC_EXIT_OK, or LKMMC_EXIT_ERROR when it could not be checked (the
+ * reason on err). */
+int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err,
+		    struct batch_row *row);
 
 /* Tally one file, in the parent (batch_options.printed): its status and
  * the bytes model_diff_file printed for it (none: the answers agree). */

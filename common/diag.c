@@ -6,18 +6,36 @@
 #include <stdarg.h>
 #include <string.h>
 
-int diag_error(struct diag *d, const char *file, int line, int col,
-	       const char *fmt, ...)
+static int vdiag(struct diag *d, enum diag_kind kind, const char *file, int line,
+		 int col, const char *fmt, va_list ap)
 {
 	if (d->set)
 		return 0;
 	d->set = 1;
+	d->kind = kind;
 	snprintf(d->file, sizeof d->file, "%s", file ? file : "<input>");
 	d->line = line;
 	d->col = col;
+	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	return 0;
+}
+
+int diag_error(struct diag *d, const char *file, int line, int col,
+	       const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	vdiag(d, DIAG_ERROR, file, line, col, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int diag_error_kind(struct diag *d, enum diag_kind kind, const char *file, int line,
+		    int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(d, kind, file, line, col, fmt, ap);
 	va_end(ap);
 	return 0;
 }

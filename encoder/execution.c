@@ -506,11 +506,11 @@ static int fits_memory(const struct encoding *enc, long max_kb, struct diag *d)
 	long need = least_memory_kb(enc->n);
 	if (max_kb <= 0 || need <= max_kb)
 		return 1;
-	return diag_error(d, enc->prog->file, 0, 0,
-			   "too large for the memory limit: %d events, about %ld MB "
-			   "needed at least, %ld MB allowed; try --exists-only, a "
-			   "smaller --unroll, or --max-memory MB", enc->n,
-			   need / 1024, max_kb / 1024);
+	return diag_error_kind(d, DIAG_MEMORY, enc->prog->file, 0, 0,
+			       "too large for the memory limit: %d events, about %ld MB "
+			       "needed at least, %ld MB allowed; try --exists-only, a "
+			       "smaller --unroll, or --max-memory MB", enc->n,
+			       need / 1024, max_kb / 1024);
 }
 
 struct encoding *encode_program(Z3_context z, const struct ir_program *prog,

@@ -109,8 +109,8 @@ struct ir_program *frontend_parse_text(struct frontend *f, const char *path,
 		: litmus_parse(&fe, f->cp);
 	if (!ok) {
 		if (!d->set)
-			diag_error(d, path, 0, 0, "internal error: parse failed "
-				   "without a message");
+			diag_error_kind(d, DIAG_INTERNAL, path, 0, 0, "internal error: "
+					"parse failed without a message");
 		arena_free(arena);
 		return NULL;
 	}

@@ -428,8 +428,8 @@ static int put_instr(struct toc *t, const struct ir_instr *in)
 		fputs(");\n", t->o);
 		return 1;
 	}
-	return diag_error(t->d, t->p->file, in->pos.line, in->pos.col,
-			  "--to-c: internal error: unknown instruction");
+	return diag_error_kind(t->d, DIAG_INTERNAL, t->p->file, in->pos.line, in->pos.col,
+			       "--to-c: internal error: unknown instruction");
 }
 
 static int put_block(struct toc *t, const struct ir_block *b)

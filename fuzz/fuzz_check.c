@@ -27,9 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct checker *c = checker_new(&opt);
 	checker_set_err(c, st->null);
-	struct diag d = {0};
-	if (!checker_run(c, prog, st->null, &d) && !d.set)
+	struct check_result r = {0};
+	if (!checker_run(c, prog, st->null, &r) && !r.error.set)
 		abort(); /* could not check it, without saying why */
+	check_result_free(&r);
 	checker_free(c);
 	ir_program_free(prog);
 	return 0;

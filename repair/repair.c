@@ -105,18 +105,17 @@ static enum verdict judge(struct repair_ctx *r, struct checker *chk, const char 
 	if (!ms)
 		abort();
 	checker_set_err(chk, r->sink);
-	int res = checker_run(chk, prog, ms, &d);
+	struct check_result cr = {0};
+	int res = checker_run(chk, prog, ms, &cr);
 	fclose(ms);
 	enum verdict v = V_ERROR;
-	const char *obs = buf ? strstr(buf, "\nObservation ") : NULL;
-	if (res && obs) {
-		const char *w = strchr(obs + 13, ' ');
-		const char *want = prog->quant == IR_Q_FORALL ? " Always " : " Never ";
-		v = w && strncmp(w, want, strlen(want)) == 0 && !(res & CHECK_CODE_FAILS)
-			? V_GOOD : V_BAD;
+	if (res && cr.verdict != CHECK_VERDICT_NONE) {
+		enum check_verdict want = prog->quant == IR_Q_FORALL ? CHECK_ALWAYS : CHECK_NEVER;
+		v = cr.verdict == want && !(res & CHECK_CODE_FAILS) ? V_GOOD : V_BAD;
 	} else {
-		r->why = d;
+		r->why = cr.error;
 	}
+	check_result_free(&cr);
 	ir_program_free(prog);
 	if (keep)
 		*keep = buf;
@@ -329,16 +328,22 @@ static void open_one(struct repair_ctx *r)
 	 * program alone decides (sure pairs, empty sets): one that takes
 	 * longer to build than ten checks from scratch is not worth it */
 	double by = t0 + (10 * r->scratch_s > 1 ? 10 * r->scratch_s : 1);
-	if (!r->ro->scratch && r->menu.n)
+	enum repair_enc_refusal no = REPAIR_ENC_SHAPE;
+	int asked = !r->ro->scratch && r->menu.n;
+	if (asked)
 		r->one = repair_enc_open(r->co, r->fe, r->path, r->text, &r->menu, by,
-					 r->deadline, &r->one_why);
+					 r->deadline, &no);
+	if (asked && !r->one)
+		r->one_why = repair_enc_refusal_text(no);
 	if (!r->one) {
-		int unparsed = r->menu.n > 0 && !r->ro->scratch &&
-			       strstr(r->one_why, "does not parse") != NULL;
+		int unparsed = asked && no == REPAIR_ENC_UNPARSED;
 		keep_parsable(r);
-		if (unparsed && r->menu.n)
+		if (unparsed && r->menu.n) {
 			r->one = repair_enc_open(r->co, r->fe, r->path, r->text, &r->menu,
-						 clock_now() + (by - t0), r->deadline, &r->one_why);
+						 clock_now() + (by - t0), r->deadline, &no);
+			if (!r->one)
+				r->one_why = repair_enc_refusal_text(no);
+		}
 	}
 	r->one_open_s = clock_now() - t0;
 	if (r->stats)

@@ -265,14 +265,27 @@ static int has_loop(const struct ir_block *b)
 	return 0;
 }
 
+const char *repair_enc_refusal_text(enum repair_enc_refusal why)
+{
+	switch (why) {
+	case REPAIR_ENC_SHAPE: return "two changes in one call, or an edit of no known shape";
+	case REPAIR_ENC_UNPARSED: return "the text with every change under a choice does not parse";
+	case REPAIR_ENC_LOOP: return "a loop (its spin and bound checks need the checker)";
+	case REPAIR_ENC_SLOW: return "the one encoding took longer to build than "
+			      "some checks from scratch";
+	case REPAIR_ENC_FAILED: break;
+	}
+	return "the one encoding could not be built";
+}
+
 struct repair_enc *repair_enc_open(const struct check_options *co, struct frontend *fe,
 				   const char *path, const char *text,
 				   const struct repair_menu *m, double build_by,
-				   double deadline, const char **why)
+				   double deadline, enum repair_enc_refusal *why)
 {
 	char *t = repair_choice_text(m, text);
 	if (!t) {
-		*why = "two changes in one call, or an edit of no known shape";
+		*why = REPAIR_ENC_SHAPE;
 		return NULL;
 	}
 	struct diag d = {0};
@@ -281,14 +294,14 @@ struct repair_enc *repair_enc_open(const struct check_options *co, struct fronte
 	frontend_set_choices(fe, 0);
 	free(t);
 	if (!prog) {
-		*why = "the text with every change under a choice does not parse";
+		*why = REPAIR_ENC_UNPARSED;
 		return NULL;
 	}
 	int loops = 0;
 	for (int i = 0; i < prog->nthreads; i++)
 		loops |= has_loop(&prog->threads[i].body);
 	if (loops) {
-		*why = "a loop (its spin and bound checks need the checker)";
+		*why = REPAIR_ENC_LOOP;
 		ir_program_free(prog);
 		return NULL;
 	}
@@ -303,8 +316,7 @@ struct repair_enc *repair_enc_open(const struct check_options *co, struct fronte
 	enum problem_status st = problem_open(&re->p, re->z, prog, co, co->unroll, by,
 					      ENC_ARITH_GENERAL, NULL, &d);
 	if (st != PROBLEM_READY) {
-		*why = st == PROBLEM_EXPIRED ? "the one encoding took longer to build than "
-		       "some checks from scratch" : "the one encoding could not be built";
+		*why = st == PROBLEM_EXPIRED ? REPAIR_ENC_SLOW : REPAIR_ENC_FAILED;
 		Z3_del_context(re->z);
 		ir_program_free(prog);
 		free(re);

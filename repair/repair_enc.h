@@ -24,14 +24,27 @@
 struct frontend;
 struct repair_enc;
 
+/* Why repair_enc_open said no. */
+enum repair_enc_refusal {
+	REPAIR_ENC_SHAPE,    /* two changes in one call, or an edit of no
+			      * known shape */
+	REPAIR_ENC_UNPARSED, /* the choice text does not parse */
+	REPAIR_ENC_LOOP,     /* a loop */
+	REPAIR_ENC_SLOW,     /* building it passed build_by */
+	REPAIR_ENC_FAILED,   /* it could not be built */
+};
+
+/* The refusal in words, for --stats (static text). */
+const char *repair_enc_refusal_text(enum repair_enc_refusal why);
+
 /* The one encoding of text with every change of m under a choice, checked
  * as co says (exists-only), or NULL when the test cannot be asked so (see
- * above) or building it passes build_by; why, for --stats, in *why
- * (static text).  deadline: no query past it (0: none). */
+ * above) or building it passes build_by, and why in *why.  deadline: no
+ * query past it (0: none). */
 struct repair_enc *repair_enc_open(const struct check_options *co, struct frontend *fe,
 				   const char *path, const char *text,
 				   const struct repair_menu *m, double build_by,
-				   double deadline, const char **why);
+				   double deadline, enum repair_enc_refusal *why);
 
 /* Whether the test with the changes of pick (pick[i] != 0: change i of m)
  * reaches its outcome or can fail an assertion: 1; never and never: 0;

@@ -5,7 +5,8 @@
  * The object is made from what a test printed in herd7's text format (the
  * States block, then the witness, the explanation, a data race and the
  * assertion/unwinding notes, as solver/check.c prints them), from its
- * messages on stderr, and from its error when it failed.  The text format
+ * messages on stderr, and from its error when it failed (the error's
+ * kind as the error carries it, not read from its message).  The text format
  * is lkmmc's contract with herd7's users; the JSON is a translation of it,
  * so both say the same.  It does not check tests nor print the text.
  */
@@ -27,9 +28,8 @@ struct json_test {
 	const char *model;        /* the model it was checked with (a folder,
 				   * a -conf file or "built-in") */
 	int status;               /* its exit status: 0, 1, 3 or 4 */
-	const struct diag *error; /* why it failed, or NULL */
-	const char *error_kind;   /* "error", "timeout" or "crash" (with
-				   * error) */
+	const struct diag *error; /* why it failed (its kind: "kind" of the
+				   * error object), or NULL */
 	const char *text;         /* its standard output in text format */
 	size_t text_len;          /* bytes of text */
 	const char *messages;     /* its standard error (warnings; the
@@ -40,7 +40,8 @@ struct json_test {
 /* Write t as one JSON object and a newline. */
 void json_test_write(FILE *out, const struct json_test *t);
 
-/* "timeout" when an error message says the solver gave up, else "error". */
-const char *json_error_kind(const char *message);
+/* The error object's "kind" for k: "error" (also for DIAG_INTERNAL),
+ * "timeout", "memory" or "crash". */
+const char *json_error_kind(enum diag_kind k);
 
 #endif

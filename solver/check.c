@@ -78,7 +78,7 @@ void checker_free(struct checker *c)
 }
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
-		  FILE *out, struct diag *d, double t0, enum enc_arith mode,
+		  FILE *out, struct check_result *r, double t0, enum enc_arith mode,
 		  struct memlimit *limit, int *retry);
 
 /* One attempt in a fresh context (about 1 ms): terms of a non-reference-
@@ -86,26 +86,27 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
  * over a batch of thousands of tests.  The memory limit holds while it
  * runs; an attempt stopped by it reports the limit's error. */
 static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
-		   struct diag *d, double t0, enum enc_arith mode, int *retry)
+		   struct check_result *r, double t0, enum enc_arith mode, int *retry)
 {
 	Z3_context z = problem_context(1);
 	struct memlimit lim;
 	memlimit_begin(&lim, prog->file, c->opt.max_memory_mb * 1024L,
 		       c->opt.memory_exit ? c->opt.memory_exit : 1,
 		       c->err_fd >= 0 ? c->err_fd : STDERR_FILENO);
-	int ok = run_in(c, z, prog, out, d, t0, mode, &lim, retry);
+	int ok = run_in(c, z, prog, out, r, t0, mode, &lim, retry);
 	memlimit_end(&lim);
 	Z3_del_context(z);
 	if (lim.over && !ok) { /* an answer found within it stands */
 		*retry = 0;
-		*d = (struct diag){0};
-		return diag_error(d, prog->file, 0, 0,
-				  "too large for the memory limit: %ld MB allowed, of "
-				  "which %ld MB were in use when the check began "
-				  "(stopped after %.1f s); try --exists-only, a smaller "
-				  "--unroll, or --max-memory MB",
-				  c->opt.max_memory_mb, lim.start_rss_kb / 1024,
-				  clock_now() - t0);
+		/* what was printed before it stays printed, and in r */
+		r->error = (struct diag){0};
+		return diag_error_kind(&r->error, DIAG_MEMORY, prog->file, 0, 0,
+				       "too large for the memory limit: %ld MB allowed, of "
+				       "which %ld MB were in use when the check began "
+				       "(stopped after %.1f s); try --exists-only, a smaller "
+				       "--unroll, or --max-memory MB",
+				       c->opt.max_memory_mb, lim.start_rss_kb / 1024,
+				       clock_now() - t0);
 	}
 	return ok;
 }
@@ -154,12 +155,13 @@ static void quiet_end(int saved)
  * abandoned.
  */
 int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
-		struct diag *d)
+		struct check_result *r)
 {
 	double t0 = clock_now();
 	int retry = 0;
+	check_result_reset(r);
 	if (enc_arith_mode(prog) == ENC_ARITH_GENERAL)
-		return attempt(c, prog, out, d, t0, ENC_ARITH_GENERAL, &retry);
+		return r->status = attempt(c, prog, out, r, t0, ENC_ARITH_GENERAL, &retry);
 	/* The first attempt's output waits in a temporary file rather than in
 	 * memory: a 19-process chain lists 84 MB of states. */
 	char *buf = NULL, *ebuf = NULL;
@@ -174,13 +176,13 @@ int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 	FILE *err = c->err;
 	c->err = emem;
 	int quiet = quiet_begin();
-	int ok = attempt(c, prog, mem, d, t0, ENC_ARITH_DIFF, &retry);
+	int ok = attempt(c, prog, mem, r, t0, ENC_ARITH_DIFF, &retry);
 	quiet_end(quiet);
 	c->err = err;
 	fclose(emem);
-	if (retry) {
-		*d = (struct diag){0};
-		ok = attempt(c, prog, out, d, t0, ENC_ARITH_GENERAL, &retry);
+	if (retry) { /* nothing of the first attempt is printed nor kept */
+		check_result_reset(r);
+		ok = attempt(c, prog, out, r, t0, ENC_ARITH_GENERAL, &retry);
 	} else if (in_memory) {
 		fflush(mem);
 		fwrite(buf, 1, len, out);
@@ -196,7 +198,7 @@ int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 	fclose(mem);
 	free(buf);
 	free(ebuf);
-	return ok;
+	return r->status = ok;
 }
 
 /* Did the solver give up because of the difference-logic fragment rather
@@ -295,9 +297,9 @@ static int find_flags(const struct problem *p, Z3_solver s, struct verdict *v,
 	return 1;
 }
 
-/* herd7's block for v. */
+/* herd7's block for v, and what it says into r. */
 static void print_herd7(const struct problem *p, const struct verdict *v, int found,
-			double t0, FILE *out)
+			double t0, FILE *out, struct check_result *r)
 {
 	const char **names = xcalloc(FL_COUNT + (size_t)p->m.ncat_flags + 1, sizeof *names);
 	int n = 0;
@@ -313,6 +315,14 @@ static void print_herd7(const struct problem *p, const struct verdict *v, int fo
 				 .flags = names, .nflags = n,
 				 .seconds = clock_now() - t0};
 	herd7_print(out, p->prog, &a);
+	r->verdict = check_verdict_of(v->pos, v->neg);
+	r->validated = check_validated(p->prog->quant, v->pos, v->neg);
+	r->pos = v->pos;
+	r->neg = v->neg;
+	r->nstates = v->exact ? state_set_size(v->states) : -1;
+	r->flags = xcalloc((size_t)n + 1, sizeof *r->flags);
+	for (r->nflags = 0; r->nflags < n; r->nflags++)
+		r->flags[r->nflags] = xstrdup(names[r->nflags]);
 	free(names);
 }
 
@@ -491,9 +501,10 @@ static int program_first_error(const struct check_options *opt, const struct pro
  * program_first_error).  Returns 0 (d filled) or 1;
  * *program_bad: a program can fail. */
 static int answer(struct checker *c, const struct problem *p, Z3_solver s, int found,
-		  int clean, const char *asserts, double t[5], FILE *out, struct diag *d,
-		  int *program_bad)
+		  int clean, const char *asserts, double t[5], FILE *out,
+		  struct check_result *r, int *program_bad)
 {
+	struct diag *d = &r->error;
 	const struct ir_program *prog = p->prog;
 	struct verdict v = {.symmetric = symmetry_break(p->enc, s)};
 	Z3_ast cond = enc_cond(p->enc, prog->cond);
@@ -513,7 +524,7 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 		ok = report_program(&c->opt, p, s, v.raised, found, asserts,
 				    v.pos > 0 || v.neg > 0, out, c->err, d, program_bad);
 	else if (ok)
-		print_herd7(p, &v, found, t[0], out);
+		print_herd7(p, &v, found, t[0], out, r);
 	if (ok)
 		ok = print_extras(&c->opt, p, s, cond, &v, out, c->err, d);
 	if (v.reached)
@@ -524,9 +535,12 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 }
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
-		  FILE *out, struct diag *d, double t0, enum enc_arith mode,
+		  FILE *out, struct check_result *r, double t0, enum enc_arith mode,
 		  struct memlimit *limit, int *retry)
 {
+	struct diag *d = &r->error;
+	r->quant = prog->quant;
+	r->program = prog->is_program;
 	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
 	struct problem p;
 	switch (open_problem(c, z, prog, deadline, mode, limit, &p, d)) {
@@ -555,7 +569,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	} else {
 		Z3_solver_push(z, s);
 		problem_assert(&p, s, PG_CUT);
-		ok = answer(c, &p, s, found, clean, asserts, t, out, d, &program_bad);
+		ok = answer(c, &p, s, found, clean, asserts, t, out, r, &program_bad);
 		/* Past the deadline nothing is retried: the limit is the cause. */
 		if (!ok && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
 		    outside_fragment(z, s))
@@ -568,6 +582,10 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 			ok |= CHECK_CODE_FAILS;
 		if (c->opt.unroll_auto && (found & (BOUNDS_REACHED | BOUNDS_UNKNOWN)))
 			ok |= CHECK_BOUND_LIMIT;
+		r->findings = (found & BOUNDS_ASSERT_FAILS ? CHECK_FOUND_ASSERT_FAILS : 0) |
+			(found & BOUNDS_REACHED ? CHECK_FOUND_LOOP_BOUND : 0) |
+			(found & BOUNDS_SPINS ? CHECK_FOUND_SPINS : 0) |
+			(program_bad ? CHECK_FOUND_PROGRAM_BAD : 0);
 	}
 	free(report);
 	free(asserts);

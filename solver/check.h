@@ -15,6 +15,7 @@
 #include "common/diag.h"
 #include "frontend/ir.h"
 #include "solver/options.h"
+#include "solver/result.h"
 
 struct checker;
 
@@ -35,9 +36,11 @@ enum {
 
 /* Check one test and print the herd7-style answer to out, then the
  * assertion and unwinding report (solver/bounds.h; warnings on stderr).
- * Returns CHECK_* bits, or 0 and fills d when the test cannot be checked
- * (unsupported, time-out). */
+ * r (zeroed, or a result already: it is reset) receives what was printed
+ * as data (result.h).  Returns CHECK_* bits (r->status), or 0 and fills
+ * r->error when the test cannot be checked (unsupported, time-out,
+ * memory); what was printed before the error is in r too. */
 int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
-		struct diag *d);
+		struct check_result *r);
 
 #endif

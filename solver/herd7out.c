@@ -7,6 +7,7 @@
  */
 #include "solver/herd7out.h"
 
+#include "solver/result.h"
 #include "solver/states.h"
 
 /* How herd7 names each quantifier: the word on the Test line and the
@@ -29,13 +30,8 @@ static struct quant_names quant_names(enum ir_quant q)
 void herd7_print(FILE *out, const struct ir_program *prog, const struct herd7_answer *a)
 {
 	long pos = a->pos, neg = a->neg;
-	int validated;
-	switch (prog->quant) {
-	case IR_Q_EXISTS: validated = pos > 0; break;
-	case IR_Q_NOT_EXISTS: validated = pos == 0; break;
-	default: validated = neg == 0; break;
-	}
-	const char *obs = pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes";
+	int validated = check_validated(prog->quant, pos, neg);
+	const char *obs = check_verdict_word(check_verdict_of(pos, neg));
 	fprintf(out, "Test %s %s\n", prog->name, quant_names(prog->quant).word);
 	if (a->states) {
 		fprintf(out, "States %ld\n", state_set_size(a->states));

@@ -22,10 +22,10 @@ int report_timed_out(struct diag *d, const struct ir_program *prog, const char *
 {
 	/* A program is asked --exists-only's questions already; what is left
 	 * is to stop at its first error. */
-	return diag_error(d, prog->file, 0, 0,
-			  "solver gave up while %s (time-out or resource limit); "
-			  "try --timeout with a larger value or %s", what,
-			  prog->is_program ? "--first-error" : "--exists-only");
+	return diag_error_kind(d, DIAG_TIMEOUT, prog->file, 0, 0,
+			       "solver gave up while %s (time-out or resource limit); "
+			       "try --timeout with a larger value or %s", what,
+			       prog->is_program ? "--first-error" : "--exists-only");
 }
 
 /* Draw x where opt asks (--dot, --svg). */
@@ -66,7 +66,8 @@ int report_witness(const struct check_options *opt, const struct problem *p,
 		back ? "consistent, reaches the condition" : "FAILED (internal error)");
 	int ok = draw(opt, x, &p->m, p->prog, d);
 	if (!back)
-		ok = diag_error(d, p->prog->file, 0, 0, "internal error: the witness failed its re-check");
+		ok = diag_error_kind(d, DIAG_INTERNAL, p->prog->file, 0, 0,
+				     "internal error: the witness failed its re-check");
 	execution_free(x);
 	Z3_model_dec_ref(z, m);
 	return ok;

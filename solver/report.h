@@ -20,7 +20,8 @@ struct check_options;
 struct problem;
 struct execution;
 
-/* Fill d with "solver gave up while WHAT"; returns 0. */
+/* Fill d with "solver gave up while WHAT", of kind DIAG_TIMEOUT;
+ * returns 0. */
 int report_timed_out(struct diag *d, const struct ir_program *prog, const char *what);
 
 /* Print title and an execution of s reaching cond (found: the model of an

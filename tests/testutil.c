@@ -41,11 +41,12 @@ char *tu_check(struct ir_program *p)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	struct diag d = {0};
-	int ok = checker_run(c, p, out, &d);
+	struct check_result r = {0};
+	int ok = checker_run(c, p, out, &r);
 	fclose(out);
 	if (!ok)
-		diag_print(&d, stderr);
+		diag_print(&r.error, stderr);
+	check_result_free(&r);
 	assert_true(ok);
 	checker_free(c);
 	ir_program_free(p);

@@ -242,7 +242,8 @@ static int run_stmt(struct comp *c, const struct cat_stmt *s)
 		return 1;
 	}
 	}
-	return diag_error(c->d, s->file, s->line, s->col, "internal error: statement");
+	return diag_error_kind(c->d, DIAG_INTERNAL, s->file, s->line, s->col,
+			       "internal error: statement");
 }
 
 static int run_file(struct comp *c, const struct cat_file *f)
