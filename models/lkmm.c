@@ -64,6 +64,16 @@ const char *lkmm_axiom_name(enum lkmm_axiom a) { return axiom_names[a]; }
 const char *lkmm_flag_name(enum lkmm_flag f) { return flag_names[f]; }
 const char *lkmm_rel_name(enum lkmm_rel r) { return rel_names[r]; }
 
+Z3_ast lkmm_flag_at(const struct lkmm *m, int i)
+{
+	return i < FL_COUNT ? m->flag[i] : m->cat_flag[i - FL_COUNT];
+}
+
+const char *lkmm_flag_name_at(const struct lkmm *m, int i)
+{
+	return i < FL_COUNT ? flag_names[i] : m->cat_flag_name[i - FL_COUNT];
+}
+
 /* The relations explanations print that are fields of struct lkmm_rels;
  * keep_rels() computes the others (fri, overwrite & ext, po-loc | com). */
 static const struct {

@@ -109,6 +109,12 @@ rel_t lkmm_different_values(struct encoding *enc, rel_t r);
 
 const char *lkmm_axiom_name(enum lkmm_axiom a);
 const char *lkmm_flag_name(enum lkmm_flag f);
+
+/* Flag i of m, the built-in ones (enum lkmm_flag) first, then a read
+ * model's (i < FL_COUNT + m->ncat_flags): its formula (NULL: none) and
+ * name. */
+Z3_ast lkmm_flag_at(const struct lkmm *m, int i);
+const char *lkmm_flag_name_at(const struct lkmm *m, int i);
 const char *lkmm_rel_name(enum lkmm_rel r);
 
 #endif

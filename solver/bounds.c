@@ -230,6 +230,15 @@ static void stopped(const struct execution *x, const struct encoding *enc, FILE 
 	}
 }
 
+/* x as the steps of an execution, and the threads it leaves at a bound. */
+static void show_execution(const struct check_options *opt, const struct problem *p,
+			   const struct execution *x, FILE *out)
+{
+	fputs("  in this execution:\n", out);
+	interleave_show(x, &p->m, opt->witness, out);
+	stopped(x, p->enc, out);
+}
+
 /* Report every site that some execution reaches, one query per group of
  * sites a model shows.  The question is invariant under renaming
  * interchangeable threads (symmetry.h): the queries fix one order of them,
@@ -278,11 +287,8 @@ static int find(const struct check_options *opt, const struct problem *p,
 					? ": the execution below with the two swapped" : "");
 			}
 		}
-		if (executions || opt->witness) {
-			fputs("  in this execution:\n", out);
-			interleave_show(x, &p->m, opt->witness, out);
-			stopped(x, enc, out);
-		}
+		if (executions || opt->witness)
+			show_execution(opt, p, x, out);
 		fputc('\n', out);
 		execution_free(x);
 		Z3_model_dec_ref(z, m);
@@ -323,24 +329,32 @@ static Z3_ast all_spin_of(const struct encoding *enc)
 	return all_spin;
 }
 
-Z3_ast bounds_anything(const struct problem *p, int *kinds)
+/* The three findings' conditions over every site: kind[0] an assertion
+ * fails, kind[1] a path is cut off at a bound, kind[2] the threads hang. */
+static void findings_of(const struct problem *p, Z3_ast kind[3])
 {
 	Z3_context z = p->z;
 	const struct encoding *enc = p->enc;
 	Z3_ast all_spin = all_spin_of(enc);
-	Z3_ast kind[3] = {Z3_mk_false(z), Z3_mk_false(z), Z3_mk_false(z)};
+	kind[0] = kind[1] = kind[2] = Z3_mk_false(z);
 	for (int i = 0; i < enc->nasserts; i++)
 		kind[0] = z3u_or2(z, kind[0], enc->asserts[i].fails);
 	for (int i = 0; i < enc->nbounds; i++) {
 		kind[1] = z3u_or2(z, kind[1], cut_off(enc, &enc->bounds[i]));
 		kind[2] = z3u_or2(z, kind[2], z3u_and2(z, enc->bounds[i].reach, all_spin));
 	}
+}
+
+Z3_ast bounds_anything(const struct problem *p, int *kinds)
+{
+	Z3_ast kind[3];
+	findings_of(p, kind);
 	*kinds = 0;
 	for (int k = 0; k < 3; k++) {
-		kind[k] = Z3_simplify(z, kind[k]);
-		*kinds += Z3_get_bool_value(z, kind[k]) != Z3_L_FALSE;
+		kind[k] = Z3_simplify(p->z, kind[k]);
+		*kinds += Z3_get_bool_value(p->z, kind[k]) != Z3_L_FALSE;
 	}
-	return Z3_mk_or(z, 3, kind);
+	return Z3_mk_or(p->z, 3, kind);
 }
 
 /* Whether no execution fails an assertion, is cut off at a bound or
@@ -368,15 +382,9 @@ static int nothing_found(const struct problem *p, Z3_solver slv)
 
 Z3_ast bounds_errors(const struct problem *p)
 {
-	Z3_context z = p->z;
-	const struct encoding *enc = p->enc;
-	Z3_ast all_spin = all_spin_of(enc);
-	Z3_ast e = Z3_mk_false(z);
-	for (int i = 0; i < enc->nasserts; i++)
-		e = z3u_or2(z, e, enc->asserts[i].fails);
-	for (int i = 0; i < enc->nbounds; i++)
-		e = z3u_or2(z, e, z3u_and2(z, enc->bounds[i].reach, all_spin));
-	return e;
+	Z3_ast kind[3];
+	findings_of(p, kind);
+	return z3u_or2(p->z, kind[0], kind[2]);
 }
 
 int bounds_show_in(const struct check_options *opt, const struct problem *p,
@@ -403,9 +411,7 @@ int bounds_show_in(const struct check_options *opt, const struct problem *p,
 	enum finding f = hangs ? F_SPIN : F_ASSERT;
 	warn(enc, &s, f, p->unroll, err);
 	show(enc, &s, f, p->unroll, out);
-	fputs("  in this execution:\n", out);
-	interleave_show(x, &p->m, opt->witness, out);
-	stopped(x, enc, out);
+	show_execution(opt, p, x, out);
 	return 1;
 }
 

@@ -433,7 +433,7 @@ static Z3_ast verdict_bad(const struct problem *p, Z3_ast cond, int *nq)
 	*nq = 0;
 	q[(*nq)++] = Z3_mk_not(z, cond);
 	for (int f = 0; f < FL_COUNT + p->m.ncat_flags; f++) {
-		Z3_ast flag = f < FL_COUNT ? p->m.flag[f] : p->m.cat_flag[f - FL_COUNT];
+		Z3_ast flag = lkmm_flag_at(&p->m, f);
 		if (flag && Z3_get_bool_value(z, flag) != Z3_L_FALSE)
 			q[(*nq)++] = flag;
 	}

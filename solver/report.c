@@ -157,11 +157,10 @@ int report_error_in(const struct check_options *opt, const struct problem *p,
 		    race_in(opt, p, x, out, err))
 			return 1;
 		for (int f = 0; f < FL_COUNT + p->m.ncat_flags; f++) {
-			Z3_ast flag = f < FL_COUNT ? p->m.flag[f] : p->m.cat_flag[f - FL_COUNT];
+			Z3_ast flag = lkmm_flag_at(&p->m, f);
 			if (f == FL_DATA_RACE || !flag || !execution_holds(x, flag))
 				continue;
-			const char *name = f < FL_COUNT ? lkmm_flag_name((enum lkmm_flag)f)
-				: p->m.cat_flag_name[f - FL_COUNT];
+			const char *name = lkmm_flag_name_at(&p->m, f);
 			fprintf(out, "Flag %s\n  in this execution:\n", name);
 			interleave_show(x, &p->m, opt->witness, out);
 			fprintf(err, "%s: error: %s\n", prog->file, name);

@@ -135,6 +135,26 @@ static Z3_ast bool_const(Z3_context z, const char *fmt, int round, int i)
 	return Z3_mk_const(z, Z3_mk_string_symbol(z, name), Z3_mk_bool_sort(z));
 }
 
+/* One round's variables: h[] the Horn variables, e[] and g[] fixed at
+ * random in s (values in ev[], gv[]); names start with prefix. */
+static void round_vars(Z3_context z, Z3_solver s, const char *prefix, int round,
+		       Z3_ast h[K], Z3_ast e[K], Z3_ast g[K], int ev[K], int gv[K])
+{
+	char fmt[16];
+	for (int i = 0; i < K; i++) {
+		snprintf(fmt, sizeof fmt, "%sh%%d_%%d", prefix);
+		h[i] = bool_const(z, fmt, round, i);
+		snprintf(fmt, sizeof fmt, "%se%%d_%%d", prefix);
+		e[i] = bool_const(z, fmt, round, i);
+		snprintf(fmt, sizeof fmt, "%sg%%d_%%d", prefix);
+		g[i] = bool_const(z, fmt, round, i);
+		ev[i] = rand() % 3 != 0;
+		gv[i] = rand() % 2;
+		Z3_solver_assert(z, s, ev[i] ? e[i] : Z3_mk_not(z, e[i]));
+		Z3_solver_assert(z, s, gv[i] ? g[i] : Z3_mk_not(z, g[i]));
+	}
+}
+
 /* Clauses h[i] <= (h[i-1] /\ e[i]) \/ (h[j] /\ !g[i]) \/ (g[i] /\ e[j])
  * (j = 7i mod K), or-headed as rcu-order's are, and an ite-headed clause
  * that Z3 evaluates: the least model is the least fixpoint computed here,
@@ -151,15 +171,7 @@ static void test_least_model_of_formulas(void **state)
 		int ev[K], gv[K];
 		Z3_solver s = Z3_mk_solver(z);
 		Z3_solver_inc_ref(z, s);
-		for (int i = 0; i < K; i++) {
-			h[i] = bool_const(z, "h%d_%d", round, i);
-			e[i] = bool_const(z, "e%d_%d", round, i);
-			g[i] = bool_const(z, "g%d_%d", round, i);
-			ev[i] = rand() % 3 != 0;
-			gv[i] = rand() % 2;
-			Z3_solver_assert(z, s, ev[i] ? e[i] : Z3_mk_not(z, e[i]));
-			Z3_solver_assert(z, s, gv[i] ? g[i] : Z3_mk_not(z, g[i]));
-		}
+		round_vars(z, s, "", round, h, e, g, ev, gv);
 		int first = rel_horn_count(rc);
 		for (int i = 0; i < K; i++) {
 			int j = (7 * i) % K;
@@ -221,15 +233,7 @@ static void test_least_model_by_propagation(void **state)
 		int ev[K], gv[K];
 		Z3_solver s = Z3_mk_solver(z);
 		Z3_solver_inc_ref(z, s);
-		for (int i = 0; i < K; i++) {
-			h[i] = bool_const(z, "ph%d_%d", round, i);
-			e[i] = bool_const(z, "pe%d_%d", round, i);
-			g[i] = bool_const(z, "pg%d_%d", round, i);
-			ev[i] = rand() % 3 != 0;
-			gv[i] = rand() % 2;
-			Z3_solver_assert(z, s, ev[i] ? e[i] : Z3_mk_not(z, e[i]));
-			Z3_solver_assert(z, s, gv[i] ? g[i] : Z3_mk_not(z, g[i]));
-		}
+		round_vars(z, s, "p", round, h, e, g, ev, gv);
 		Z3_ast twice[3] = {h[1], h[2], h[1]};
 		Z3_ast shared = Z3_mk_and(z, 3, twice);
 		Z3_ast dead[2] = {h[3], Z3_mk_false(z)};
