@@ -29,6 +29,7 @@
 #include "repair/repair_enc.h"
 #include "repair/repair_menu.h"
 #include "repair/udiff.h"
+#include "solver/explanation.h"
 
 /* How many sets of one cost the search may enumerate (most are ruled
  * out without a check): a bound on its own time on huge menus. */
@@ -89,9 +90,10 @@ int repair_wanted(const struct repair_options *ro)
 	return ro->repair || ro->prune || ro->strip;
 }
 
-/* Check one text.  With keep, *keep receives the checker's output. */
+/* Check one text.  With keep, *keep receives the checker's explanation
+ * (--explain's answer, explanation.h; NULL without one). */
 static enum verdict judge(struct repair_ctx *r, struct checker *chk, const char *text,
-			  char **keep)
+			  struct explanation **keep)
 {
 	struct diag d = {0};
 	struct ir_program *prog = frontend_parse_text(r->fe, r->path, text, &d);
@@ -115,12 +117,13 @@ static enum verdict judge(struct repair_ctx *r, struct checker *chk, const char 
 	} else {
 		r->why = cr.error;
 	}
+	if (keep) {
+		*keep = cr.explanation;
+		cr.explanation = NULL;
+	}
 	check_result_free(&cr);
 	ir_program_free(prog);
-	if (keep)
-		*keep = buf;
-	else
-		free(buf);
+	free(buf); /* the answer is in cr: its text is not read */
 	return v;
 }
 
@@ -464,17 +467,22 @@ static void keep_parsable(struct repair_ctx *r)
 	free(pick);
 }
 
-/* Print the lines of an --explain answer from "Explanation" up to the
- * execution it shows. */
-static void print_explanation(const char *buf, FILE *out)
+/* An --explain answer as far as the execution it shows: its header and
+ * its axioms up to the first with an execution (the first axiom, as the
+ * re-check's answer is complete). */
+static void print_explanation(const struct explanation *e, FILE *out)
 {
-	const char *e = buf ? strstr(buf, "Explanation") : NULL;
 	if (!e) {
 		fputs("  (no explanation: the condition is a forall, only an assertion was failing, or --explain could not name the axiom)\n", out);
 		return;
 	}
-	const char *stop = strstr(e, "  in this execution");
-	fprintf(out, "  %.*s", (int)(stop ? stop - e : (long)strlen(e)), e);
+	fputs("  ", out);
+	explanation_print_header(e, out);
+	for (int i = 0; i < e->naxioms; i++) {
+		explanation_print_why(&e->axiom[i], out);
+		if (e->axiom[i].status != EXPLAINED_NO_EXECUTION)
+			break;
+	}
 }
 
 static void describe(const struct repair_ctx *r, const int *pick, FILE *out)
@@ -493,17 +501,17 @@ static void describe(const struct repair_ctx *r, const int *pick, FILE *out)
 static int print_verified(struct repair_ctx *r, const int *pick, const char *title)
 {
 	char *t = repair_apply(&r->menu, pick, r->text);
-	char *buf = NULL;
-	enum verdict v = judge(r, r->explainer, t, &buf);
+	struct explanation *e = NULL;
+	enum verdict v = judge(r, r->explainer, t, &e);
 	if (v == V_ERROR) {
 		/* the explanation failed, not necessarily the check */
-		free(buf);
-		buf = NULL;
+		explanation_free(e);
+		e = NULL;
 		v = judge(r, r->quick, t, NULL);
 	}
 	if (v != V_GOOD) {
 		fprintf(r->out, "%s: internal error: the re-check of this change set does not say Never: not printed\n", title);
-		free(buf);
+		explanation_free(e);
 		free(t);
 		return 0;
 	}
@@ -516,10 +524,10 @@ static int print_verified(struct repair_ctx *r, const int *pick, const char *tit
 	sprintf(b, "b/%s", rel);
 	udiff_print(r->text, t, a, b, r->out);
 	fputs("  re-checked from scratch: never reached, every assertion holds\n", r->out);
-	print_explanation(buf, r->out);
+	print_explanation(e, r->out);
 	free(a);
 	free(b);
-	free(buf);
+	explanation_free(e);
 	free(t);
 	return 1;
 }

@@ -322,9 +322,10 @@ static void print_herd7(const struct problem *p, const struct verdict *v, int fo
 /* What is shown beside the answer: a witness, an explanation, a race. */
 static int print_extras(const struct check_options *opt, const struct problem *p,
 			Z3_solver s, Z3_ast cond, const struct verdict *v,
-			FILE *out, FILE *err, struct diag *d)
+			FILE *out, FILE *err, struct check_result *r)
 {
 	const struct ir_program *prog = p->prog;
+	struct diag *d = &r->error;
 	int ok = 1;
 	if (!prog->is_program && v->pos > 0 &&
 	    (opt->witness || (opt->exists_only && !opt->herd7_only) ||
@@ -332,10 +333,10 @@ static int print_extras(const struct check_options *opt, const struct problem *p
 		ok = report_witness(opt, p, s, cond, v->reached, out, d,
 				    "Witness: an execution reaching the condition\n");
 	if (ok && opt->explain && v->pos == 0 && !prog->is_program)
-		ok = report_explain(opt, p, cond, out, d);
+		ok = report_explain(opt, p, cond, out, d, &r->explanation);
 	/* A program that cannot fail: why no execution violates an assert. */
 	if (ok && opt->explain && v->neg == 0 && prog->is_program && prog->nasserts)
-		ok = report_explain(opt, p, Z3_mk_not(p->z, cond), out, d);
+		ok = report_explain(opt, p, Z3_mk_not(p->z, cond), out, d, &r->explanation);
 	if (ok && opt->explain && p->m.race_flag >= 0 && v->raised[p->m.race_flag] &&
 	    !prog->is_program)
 		report_race(opt, p, s, out, err);
@@ -520,7 +521,7 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 	else if (ok)
 		print_herd7(p, &v, found, t[0], out, r);
 	if (ok)
-		ok = print_extras(&c->opt, p, s, cond, &v, out, c->err, d);
+		ok = print_extras(&c->opt, p, s, cond, &v, out, c->err, r);
 	if (v.reached)
 		Z3_model_dec_ref(p->z, v.reached);
 	free(v.raised);

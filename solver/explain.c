@@ -12,6 +12,7 @@
  * anything is printed.
  */
 #include "solver/explain.h"
+#include "solver/explanation.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "models/lkmm.h"
 #include "solver/readback.h"
 #include "solver/problem.h"
+#include "common/check.h"
 #include "common/xalloc.h"
 
 struct step {
@@ -341,33 +343,45 @@ static int self_check(const struct expl *ex, int closed)
 	return !closed || ex->steps[ex->nsteps - 1].to == ex->steps[0].from;
 }
 
-static void print_steps(const struct expl *ex, FILE *out)
+/* What x prints of event e, or of the whole execution (e < 0). */
+static char *printed(const struct execution *x, int e)
 {
-	fputs("    ", out);
-	execution_print_event(ex->x, ex->steps[0].from, out);
-	fputc('\n', out);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(f != NULL, "no memory for an event's text");
+	if (e >= 0)
+		execution_print_event(x, e, f);
+	else
+		execution_print(x, f);
+	fclose(f);
+	return buf;
+}
+
+/* The steps found, as text, into a. */
+static void keep_steps(const struct expl *ex, struct explanation_axiom *a)
+{
+	a->from = ex->steps[0].from;
+	a->from_text = printed(ex->x, a->from);
 	for (int i = 0; i < ex->nsteps; i++) {
 		const struct step *s = &ex->steps[i];
-		fprintf(out, "      --[%s", ex->m->rel[s->rel].name);
-		if (s->fence >= 0) {
-			const struct event *f = &ex->enc->ev[s->fence];
-			fprintf(out, ": %s line %d", f->instr && f->instr->text ? f->instr->text : "?",
-				f->instr ? f->instr->pos.line : 0);
-		}
-		fputs("]--> ", out);
-		execution_print_event(ex->x, s->to, out);
-		fputc('\n', out);
+		const struct event *f = s->fence >= 0 ? &ex->enc->ev[s->fence] : NULL;
+		char *to = printed(ex->x, s->to);
+		explanation_step_add(a, ex->m->rel[s->rel].name,
+				     !f ? NULL : f->instr && f->instr->text ? f->instr->text : "?",
+				     f && f->instr ? f->instr->pos.line : 0, s->to, to);
+		free(to);
 	}
 }
 
-/* Explain how axiom ax fails in the execution: a cycle of its relation
- * (acyclic), or a pair in it (irreflexive, empty); 0 if the check
- * fails. */
-static int explain_axiom(struct expl *ex, const struct model_axiom *ax, FILE *out)
+/* Explain in a how axiom ax fails in the execution: a cycle of its
+ * relation (acyclic), or a pair in it (irreflexive, empty). */
+static void explain_axiom(struct expl *ex, const struct model_axiom *ax,
+			  struct explanation_axiom *a)
 {
 	if (ax->rel < 0) {
-		fprintf(out, "  %s: violated (a check lkmmc shows no relation of)\n", ax->name);
-		return 1;
+		a->status = EXPLAINED_NO_RELATION;
+		return;
 	}
 	int ok, closed = 1;
 	const char *what = ax->what;
@@ -380,13 +394,12 @@ static int explain_axiom(struct expl *ex, const struct model_axiom *ax, FILE *ou
 		ok = first_pair(ex, ax->rel, &closed);
 	}
 	if (!ok || !self_check(ex, closed)) {
-		fprintf(out, "  %s: internal error: the explanation failed its self-check\n",
-			ax->name);
-		return 0;
+		a->status = EXPLAINED_SELF_CHECK;
+		return;
 	}
-	fprintf(out, "  %s %s:\n", ax->name, what);
-	print_steps(ex, out);
-	return 1;
+	a->status = EXPLAINED_SHOWN;
+	a->what = xstrdup(what);
+	keep_steps(ex, a);
 }
 
 static Z3_lbool check_with(Z3_context z, Z3_solver s, Z3_ast *lits, int k)
@@ -394,39 +407,18 @@ static Z3_lbool check_with(Z3_context z, Z3_solver s, Z3_ast *lits, int k)
 	return problem_check(z, s, (unsigned)k, lits);
 }
 
-int explain_never(const struct encoding *enc, const struct lkmm *m,
-		  Z3_solver s, Z3_ast cond, FILE *out, struct execution **keep)
+/* The minimal core of the axioms lit[idx[0..k)] (with as[0], the
+ * condition's literal, assumed): start from all, drop each that is not
+ * needed (deletion-based minimisation over Z3's core); in_core[a] set for
+ * axiom a in it.  as: room for k + 1 literals.  0 if the condition is
+ * reached with all of them or the solver gave up. */
+static int minimal_core(Z3_context z, Z3_solver s, Z3_ast *as, const Z3_ast *lit,
+			const int *idx, int k, int *in_core)
 {
-	Z3_context z = enc->z;
-	struct rel_ctx rc = enc->rc; /* for fresh names only */
-	int nax = m->naxioms;
-	Z3_ast *lit = xcalloc((size_t)nax + 1, sizeof *lit);
-	int *idx = xcalloc((size_t)nax + 1, sizeof *idx), k = 0;
-	Z3_ast cond_lit = rel_fresh_bool(&rc, "condition");
-	Z3_solver_assert(z, s, Z3_mk_implies(z, cond_lit, cond));
-	for (int a = 0; a < nax; a++) {
-		Z3_ast holds = m->axiom[a].holds;
-		if (!holds || rel_is_true(&rc, holds))
-			continue;
-		lit[a] = rel_fresh_bool(&rc, m->axiom[a].name);
-		Z3_solver_assert(z, s, Z3_mk_implies(z, lit[a], holds));
-		idx[k++] = a;
-	}
-	/* The minimal core: start from all axioms, drop each that is not
-	 * needed (deletion-based minimisation over Z3's core). */
-	Z3_ast *as = xmalloc(sizeof(Z3_ast) * (size_t)(nax + 1));
-	int *in_core = xcalloc((size_t)nax + 1, sizeof *in_core);
-	as[0] = cond_lit;
 	for (int i = 0; i < k; i++)
 		as[i + 1] = lit[idx[i]];
-	if (check_with(z, s, as, k + 1) != Z3_L_FALSE) {
-		fputs("Explanation: none (the condition is reachable or the solver gave up)\n", out);
-		free(as);
-		free(lit);
-		free(idx);
-		free(in_core);
+	if (check_with(z, s, as, k + 1) != Z3_L_FALSE)
 		return 0;
-	}
 	Z3_ast_vector core = Z3_solver_get_unsat_core(z, s);
 	Z3_ast_vector_inc_ref(z, core);
 	for (unsigned c = 0; c < Z3_ast_vector_size(z, core); c++)
@@ -446,18 +438,56 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 		if (check_with(z, s, as, na) != Z3_L_FALSE)
 			in_core[a] = 1; /* needed */
 	}
-	fputs("Explanation: the condition is never reached because of", out);
+	return 1;
+}
+
+struct explanation *explain_never(const struct encoding *enc, const struct lkmm *m,
+				  Z3_solver s, Z3_ast cond, FILE *out,
+				  struct execution **keep)
+{
+	struct explanation *e = xcalloc(1, sizeof *e);
+	Z3_context z = enc->z;
+	struct rel_ctx rc = enc->rc; /* for fresh names only */
+	int nax = m->naxioms;
+	Z3_ast *lit = xcalloc((size_t)nax + 1, sizeof *lit);
+	int *idx = xcalloc((size_t)nax + 1, sizeof *idx), k = 0;
+	Z3_ast cond_lit = rel_fresh_bool(&rc, "condition");
+	Z3_solver_assert(z, s, Z3_mk_implies(z, cond_lit, cond));
+	for (int a = 0; a < nax; a++) {
+		Z3_ast holds = m->axiom[a].holds;
+		if (!holds || rel_is_true(&rc, holds))
+			continue;
+		lit[a] = rel_fresh_bool(&rc, m->axiom[a].name);
+		Z3_solver_assert(z, s, Z3_mk_implies(z, lit[a], holds));
+		idx[k++] = a;
+	}
+	Z3_ast *as = xmalloc(sizeof(Z3_ast) * (size_t)(nax + 1));
+	int *in_core = xcalloc((size_t)nax + 1, sizeof *in_core);
+	as[0] = cond_lit;
+	if (!minimal_core(z, s, as, lit, idx, k, in_core)) {
+		explanation_print_header(e, out);
+		free(as);
+		free(lit);
+		free(idx);
+		free(in_core);
+		return e;
+	}
+	/* The core's axioms, none explained yet (NO_EXECUTION until one is
+	 * found); the header and each axiom's block are printed as they are
+	 * known, so that what a time-out or the memory limit cuts short was
+	 * printed as found. */
+	e->found = 1;
 	for (int i = 0; i < k; i++)
 		if (in_core[idx[i]])
-			fprintf(out, " %s", m->axiom[idx[i]].name);
-	fputc('\n', out);
+			explanation_add(e, m->axiom[idx[i]].name, EXPLAINED_NO_EXECUTION);
+	explanation_print_header(e, out);
 
-	int ok = 1;
 	struct expl ex = {.enc = enc, .m = m};
-	for (int i = 0; i < k; i++) {
+	for (int i = 0, done = 0; i < k; i++) {
 		int a = idx[i];
 		if (!in_core[a])
 			continue;
+		struct explanation_axiom *ea = &e->axiom[done++];
 		/* All other axioms hold if possible, else the rest of the core. */
 		int na = 1;
 		for (int j = 0; j < k; j++)
@@ -472,17 +502,15 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 			r = check_with(z, s, as, na);
 		}
 		if (r != Z3_L_TRUE) {
-			fprintf(out, "  %s: no execution found violating only it\n",
-				m->axiom[a].name);
-			ok = 0;
+			explanation_print_axiom(ea, out);
 			continue;
 		}
 		Z3_model model = Z3_solver_get_model(z, s);
 		Z3_model_inc_ref(z, model);
 		ex.x = execution_new(enc, model);
-		ok &= explain_axiom(&ex, &m->axiom[a], out);
-		fputs("  in this execution (which reaches the condition):\n", out);
-		execution_print(ex.x, out);
+		explain_axiom(&ex, &m->axiom[a], ea);
+		ea->execution = printed(ex.x, -1);
+		explanation_print_axiom(ea, out);
 		if (keep && !*keep) {
 			*keep = ex.x; /* the caller releases it and its model */
 		} else {
@@ -495,5 +523,5 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 	free(lit);
 	free(idx);
 	free(in_core);
-	return ok;
+	return e;
 }

@@ -9,7 +9,8 @@
  * of them an execution that reaches the condition and violates only that
  * axiom, with the cycle (or forbidden pair) written edge by edge in named
  * sub-relations.  Every printed edge is checked against the execution
- * before printing; a failed check is reported as an internal error.
+ * before printing; a failed check is reported as an internal error.  The
+ * answer is data (explanation.h), printed as it is found.
  */
 #ifndef LKMMC_EXPLAIN_H
 #define LKMMC_EXPLAIN_H
@@ -18,14 +19,17 @@
 #include <z3.h>
 
 struct encoding;
+struct execution;
+struct explanation;
 struct lkmm;
 
-/* Returns 0 if the explanation could not be produced or failed its own
- * check (the reason is printed to out). */
-struct execution;
-/* When keep is not NULL, *keep receives the first explained execution
- * (the caller frees it with execution_free and releases its model). */
-int explain_never(const struct encoding *enc, const struct lkmm *m,
-		  Z3_solver s, Z3_ast cond, FILE *out, struct execution **keep);
+/* The explanation (the caller's, explanation_free), printed to out as it
+ * is found (explanation_print's text); explanation_complete says whether
+ * it could be produced and passed its own check.  When keep is not NULL,
+ * *keep receives the first explained execution (the caller frees it with
+ * execution_free and releases its model). */
+struct explanation *explain_never(const struct encoding *enc, const struct lkmm *m,
+				  Z3_solver s, Z3_ast cond, FILE *out,
+				  struct execution **keep);
 
 #endif

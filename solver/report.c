@@ -14,6 +14,7 @@
 #include "solver/dot.h"
 #include "solver/readback.h"
 #include "solver/explain.h"
+#include "solver/explanation.h"
 #include "solver/interleave.h"
 #include "solver/deadline.h"
 #include "solver/problem.h"
@@ -172,7 +173,7 @@ int report_error_in(const struct check_options *opt, const struct problem *p,
 }
 
 int report_explain(const struct check_options *opt, const struct problem *p,
-		   Z3_ast cond, FILE *out, struct diag *d)
+		   Z3_ast cond, FILE *out, struct diag *d, struct explanation **made)
 {
 	/* The candidates: the program and the filter, without the axioms. */
 	Z3_context z = p->z;
@@ -180,7 +181,11 @@ int report_explain(const struct check_options *opt, const struct problem *p,
 	struct execution *x = NULL;
 	/* one limit for all of explain's questions: the time left now */
 	deadline_arm(z, s, p->deadline);
-	int ok = explain_never(p->enc, &p->m, s, cond, out, opt->picture ? &x : NULL);
+	struct explanation *e = explain_never(p->enc, &p->m, s, cond, out,
+					      opt->picture ? &x : NULL);
+	int ok = explanation_complete(e);
+	explanation_free(*made);
+	*made = e;
 	fputc('\n', out);
 	if (!ok)
 		diag_error(d, p->prog->file, 0, 0, "could not explain why the condition is never reached (see the output)");

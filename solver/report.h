@@ -19,6 +19,7 @@
 struct check_options;
 struct problem;
 struct execution;
+struct explanation;
 
 /* Fill d with "solver gave up while WHAT", of kind DIAG_TIMEOUT;
  * returns 0. */
@@ -47,9 +48,11 @@ int report_error_in(const struct check_options *opt, const struct problem *p,
 		    const struct execution *x, FILE *out, FILE *err);
 
 /* Why no consistent execution reaches cond: which axioms forbid the
- * candidates that do (solver/explain.h), from a solver of its own. */
+ * candidates that do (solver/explain.h), from a solver of its own; *made
+ * receives it as data (the caller's, explanation_free; one made before is
+ * freed). */
 int report_explain(const struct check_options *opt, const struct problem *p,
-		   Z3_ast cond, FILE *out, struct diag *d);
+		   Z3_ast cond, FILE *out, struct diag *d, struct explanation **made);
 
 /* A whole C program's answer instead of herd7's block: each final assert
  * some execution violates (with that execution), then asserts (the

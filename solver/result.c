@@ -3,6 +3,7 @@
  * (result.h).  It fills nothing: check.c does, as it prints.
  */
 #include "solver/result.h"
+#include "solver/explanation.h"
 
 #include <stdlib.h>
 
@@ -38,6 +39,8 @@ void check_result_free(struct check_result *r)
 		free(r->flags[i]);
 	free(r->flags);
 	r->flags = NULL;
+	explanation_free(r->explanation);
+	r->explanation = NULL;
 	r->nflags = 0;
 }
 

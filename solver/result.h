@@ -36,6 +36,8 @@ enum {
 				       * a flag, a deadlock, its first error) */
 };
 
+struct explanation;
+
 struct check_result {
 	int status;                 /* what checker_run returned: CHECK_*
 				     * bits (check.h), 0 when not checked */
@@ -57,6 +59,8 @@ struct check_result {
 	int findings;               /* CHECK_FOUND_* bits */
 	struct diag error;          /* why it could not be checked (set),
 				     * with its kind */
+	struct explanation *explanation; /* --explain's answer to a Never
+				     * (explanation.h; owned), or NULL */
 };
 
 /* The word herd7 prints for v ("Never", ...; "" for NONE). */

@@ -1,0 +1,185 @@
+/*
+ * test_explanation.c - unit tests of the explanation as data
+ * (solver/explanation.h): checker_run with --explain keeps in the result
+ * the core's axioms, each with its status, its word and its steps, the
+ * events and fences as text; printing the structure gives the text that
+ * was printed; no explanation without --explain or for a reachable
+ * condition; the printer's words for the axioms not shown.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "frontend/ir.h"
+#include "solver/check.h"
+#include "solver/explanation.h"
+#include "solver/result.h"
+#include "tests/testutil.h"
+
+/* Check text with opt into *r (the caller frees it); the printed answer
+ * returned (the caller frees it). */
+static char *check(const char *text, struct check_options opt, struct check_result *r)
+{
+	struct ir_program *p = tu_parse_ok(text);
+	struct checker *c = checker_new(&opt);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	FILE *null = fopen("/dev/null", "w");
+	checker_set_err(c, null);
+	checker_run(c, p, out, r);
+	fclose(out);
+	fclose(null);
+	checker_free(c);
+	ir_program_free(p);
+	return buf;
+}
+
+/* What print writes of e (or of e's axiom i when i >= 0). */
+static char *printed(const struct explanation *e, int i)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	if (i < 0)
+		explanation_print(e, f);
+	else
+		explanation_print_why(&e->axiom[i], f);
+	fclose(f);
+	return buf;
+}
+
+static const char sb_mbs[] =
+	"C SB+mbs\n{}\n"
+	"P0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); smp_mb(); r0 = READ_ONCE(*y); }\n"
+	"P1(int *x, int *y) { int r0; WRITE_ONCE(*y, 1); smp_mb(); r0 = READ_ONCE(*x); }\n"
+	"exists (0:r0=0 /\\ 1:r0=0)\n";
+
+static const char sb_pos[] =
+	"C SB+pos\n{}\n"
+	"P0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); r0 = READ_ONCE(*y); }\n"
+	"P1(int *x, int *y) { int r0; WRITE_ONCE(*y, 1); r0 = READ_ONCE(*x); }\n"
+	"exists (0:r0=0 /\\ 1:r0=0)\n";
+
+/* SB+mbs: propagation, a pb cycle of fre and mb steps through both
+ * smp_mb(); the structure prints as the answer's explanation. */
+static void test_never_kept(void **state)
+{
+	(void)state;
+	struct check_result r = {0};
+	char *out = check(sb_mbs, (struct check_options){.unroll = 2, .explain = 1}, &r);
+	assert_int_equal(r.verdict, CHECK_NEVER);
+	const struct explanation *e = r.explanation;
+	assert_non_null(e);
+	assert_true(e->found);
+	assert_true(explanation_complete(e));
+	assert_int_equal(e->naxioms, 1);
+	const struct explanation_axiom *a = &e->axiom[0];
+	assert_string_equal(a->name, "propagation");
+	assert_int_equal(a->status, EXPLAINED_SHOWN);
+	assert_string_equal(a->what, "pb cycle");
+	assert_int_equal(a->nsteps, 4);
+	int fences = 0;
+	for (int i = 0; i < a->nsteps; i++) {
+		const struct explanation_step *s = &a->step[i];
+		if (s->fence) {
+			assert_string_equal(s->rel, "mb");
+			assert_string_equal(s->fence, "smp_mb()");
+			/* P0 is on line 3, P1 on line 4 */
+			assert_int_equal(s->fence_line, s->to_text[1] == '1' ? 4 : 3);
+			fences++;
+		} else {
+			assert_string_equal(s->rel, "fre");
+		}
+		assert_non_null(strstr(s->to_text, "ONCE"));
+	}
+	assert_int_equal(fences, 2);
+	/* a cycle: it ends where it began */
+	assert_int_equal(a->step[a->nsteps - 1].to, a->from);
+	assert_string_equal(a->step[a->nsteps - 1].to_text, a->from_text);
+	assert_non_null(a->execution);
+	char *text = printed(e, -1);
+	const char *at = strstr(out, "Explanation:");
+	assert_non_null(at);
+	assert_memory_equal(at, text, strlen(text));
+	free(text);
+	free(out);
+	check_result_free(&r);
+	assert_null(r.explanation);
+}
+
+/* No explanation without --explain, nor for a condition reached; a
+ * result reused is reset. */
+static void test_none(void **state)
+{
+	(void)state;
+	struct check_result r = {0};
+	char *out = check(sb_mbs, (struct check_options){.unroll = 2}, &r);
+	assert_null(r.explanation);
+	free(out);
+	out = check(sb_mbs, (struct check_options){.unroll = 2, .explain = 1}, &r);
+	assert_non_null(r.explanation);
+	free(out);
+	out = check(sb_pos, (struct check_options){.unroll = 2, .explain = 1}, &r);
+	assert_int_equal(r.verdict, CHECK_SOMETIMES);
+	assert_null(r.explanation);
+	free(out);
+	check_result_free(&r);
+}
+
+/* The printer's words for each status, and completeness. */
+static void test_statuses(void **state)
+{
+	(void)state;
+	struct explanation *e = calloc(1, sizeof *e);
+	assert_non_null(e);
+	char *text = printed(e, -1);
+	assert_string_equal(text, "Explanation: none (the condition is reachable or the solver gave up)\n");
+	free(text);
+	assert_false(explanation_complete(e));
+	e->found = 1;
+	explanation_add(e, "a", EXPLAINED_NO_RELATION)->execution = strdup("  x\n");
+	assert_true(explanation_complete(e));
+	explanation_add(e, "b", EXPLAINED_NO_EXECUTION);
+	explanation_add(e, "c", EXPLAINED_SELF_CHECK)->execution = strdup("  y\n");
+	assert_false(explanation_complete(e));
+	text = printed(e, -1);
+	assert_string_equal(text,
+		"Explanation: the condition is never reached because of a b c\n"
+		"  a: violated (a check lkmmc shows no relation of)\n"
+		"  in this execution (which reaches the condition):\n  x\n"
+		"  b: no execution found violating only it\n"
+		"  c: internal error: the explanation failed its self-check\n"
+		"  in this execution (which reaches the condition):\n  y\n");
+	free(text);
+	struct explanation_axiom *d = explanation_add(e, "d", EXPLAINED_SHOWN);
+	d->what = strdup("cycle");
+	d->from = 0;
+	d->from_text = strdup("P0:1 W x=1");
+	explanation_step_add(d, "po", NULL, 0, 1, "P0:2 R y=0");
+	explanation_step_add(d, "mb", "smp_mb()", 7, 0, "P0:1 W x=1");
+	text = printed(e, 3);
+	assert_string_equal(text,
+		"  d cycle:\n"
+		"    P0:1 W x=1\n"
+		"      --[po]--> P0:2 R y=0\n"
+		"      --[mb: smp_mb() line 7]--> P0:1 W x=1\n");
+	free(text);
+	explanation_free(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_never_kept),
+		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_statuses),
+	};
+	return cmocka_run_group_tests(tests, NULL, tu_frontend_free);
+}
