@@ -20,26 +20,6 @@
 #include "solver/result.h"
 #include "tests/testutil.h"
 
-/* Check text with opt; the result in *r (the caller frees it), the
- * printed answer returned (the caller frees it). */
-static char *check(const char *text, struct check_options opt, struct check_result *r)
-{
-	struct ir_program *p = tu_parse_ok(text);
-	struct checker *c = checker_new(&opt);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	assert_non_null(out);
-	FILE *null = fopen("/dev/null", "w");
-	checker_set_err(c, null);
-	checker_run(c, p, out, r);
-	fclose(out);
-	fclose(null);
-	checker_free(c);
-	ir_program_free(p);
-	return buf;
-}
-
 /* The printed answer has line (a whole line, '\n' included). */
 static void has_line(const char *out, const char *line)
 {
@@ -64,7 +44,7 @@ static void test_never(void **state)
 {
 	(void)state;
 	struct check_result r = {0};
-	char *out = check(sb_mbs, (struct check_options){.unroll = 2}, &r);
+	char *out = tu_check_opt(sb_mbs, (struct check_options){.unroll = 2}, &r);
 	assert_int_equal(r.status, CHECK_DONE);
 	assert_int_equal(r.verdict, CHECK_NEVER);
 	assert_string_equal(check_verdict_word(r.verdict), "Never");
@@ -89,9 +69,9 @@ static void test_sometimes_and_reset(void **state)
 {
 	(void)state;
 	struct check_result r = {0};
-	char *out = check(sb_mbs, (struct check_options){.unroll = 2}, &r);
+	char *out = tu_check_opt(sb_mbs, (struct check_options){.unroll = 2}, &r);
 	free(out);
-	out = check(sb_pos, (struct check_options){.unroll = 2}, &r);
+	out = tu_check_opt(sb_pos, (struct check_options){.unroll = 2}, &r);
 	assert_int_equal(r.verdict, CHECK_SOMETIMES);
 	assert_int_equal(r.validated, 1);
 	assert_int_equal(r.pos, 1);
@@ -111,7 +91,7 @@ static void test_exists_only_forall(void **state)
 		"P0(int *x) { WRITE_ONCE(*x, 1); }\n"
 		"forall (x=1)\n";
 	struct check_result r = {0};
-	char *out = check(text, (struct check_options){.unroll = 2, .exists_only = 1,
+	char *out = tu_check_opt(text, (struct check_options){.unroll = 2, .exists_only = 1,
 						       .herd7_only = 1}, &r);
 	assert_int_equal(r.verdict, CHECK_ALWAYS);
 	assert_int_equal(r.quant, IR_Q_FORALL);
@@ -134,7 +114,7 @@ static void test_flag(void **state)
 		"P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); r1 = *x; }\n"
 		"exists (1:r0=0 /\\ 1:r1=0)\n";
 	struct check_result r = {0};
-	char *out = check(text, (struct check_options){.unroll = 2}, &r);
+	char *out = tu_check_opt(text, (struct check_options){.unroll = 2}, &r);
 	assert_int_equal(r.nflags, 1);
 	assert_string_equal(r.flags[0], "data-race");
 	has_line(out, "Flag data-race\n");
@@ -154,7 +134,7 @@ static void test_findings(void **state)
 		"P1(int *x) { int r0; r0 = READ_ONCE(*x); BUG_ON(r0 == 1); }\n"
 		"exists (1:r0=1)\n";
 	struct check_result r = {0};
-	char *out = check(assert_text, (struct check_options){.unroll = 2}, &r);
+	char *out = tu_check_opt(assert_text, (struct check_options){.unroll = 2}, &r);
 	assert_int_equal(r.findings, CHECK_FOUND_ASSERT_FAILS);
 	assert_true(r.status & CHECK_CODE_FAILS);
 	free(out);
@@ -163,7 +143,7 @@ static void test_findings(void **state)
 		"P0(int *x) { WRITE_ONCE(*x, 1); }\n"
 		"P1(int *x) { int r0 = 0; int i; for (i = 0; i < 5; i++) r0 = READ_ONCE(*x); }\n"
 		"exists (1:r0=1)\n";
-	out = check(loop_text, (struct check_options){.unroll = 2}, &r);
+	out = tu_check_opt(loop_text, (struct check_options){.unroll = 2}, &r);
 	assert_int_equal(r.findings, CHECK_FOUND_LOOP_BOUND);
 	assert_int_equal(r.status, CHECK_DONE);
 	has_line(out, "Loop ");
@@ -176,7 +156,7 @@ static void test_timeout_kind(void **state)
 {
 	(void)state;
 	struct check_result r = {0};
-	char *out = check(sb_pos, (struct check_options){.unroll = 2, .timeout_ms = 1}, &r);
+	char *out = tu_check_opt(sb_pos, (struct check_options){.unroll = 2, .timeout_ms = 1}, &r);
 	/* a millisecond is not enough to open a Z3 context and encode */
 	assert_int_equal(r.status, 0);
 	assert_true(r.error.set);

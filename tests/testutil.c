@@ -53,6 +53,24 @@ char *tu_check(struct ir_program *p)
 	return buf;
 }
 
+char *tu_check_opt(const char *text, struct check_options opt, struct check_result *r)
+{
+	struct ir_program *p = tu_parse_ok(text);
+	struct checker *c = checker_new(&opt);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	FILE *null = fopen("/dev/null", "w");
+	checker_set_err(c, null);
+	checker_run(c, p, out, r);
+	fclose(out);
+	fclose(null);
+	checker_free(c);
+	ir_program_free(p);
+	return buf;
+}
+
 struct ir_program *tu_parse_ok(const char *text)
 {
 	struct diag d = {0};

@@ -1,8 +1,8 @@
 /*
  * testutil.h - what several unit tests set up the same way: one front end
  * shared by a file's tests, litmus text it must accept or reject (failing
- * the test otherwise), and a relation context over a few events in a Z3
- * context of its own.
+ * the test otherwise), a check of it with its printed answer and result,
+ * and a relation context over a few events in a Z3 context of its own.
  */
 #ifndef LKMMC_TESTS_TESTUTIL_H
 #define LKMMC_TESTS_TESTUTIL_H
@@ -10,6 +10,8 @@
 #include <z3.h>
 
 #include "encoder/rel.h"
+
+#include "solver/check.h"
 
 struct arena;
 struct frontend;
@@ -28,6 +30,10 @@ void tu_parse_bad(const char *text, int line, int col, const char *part);
 /* The checker's output on p at --unroll 2 (caller frees); fails the test
  * when the checker cannot check it.  Frees p. */
 char *tu_check(struct ir_program *p);
+/* The checker's output on text (which must parse) with opt, its
+ * warnings dropped; *r receives its result (the caller frees both),
+ * whether or not it could check it. */
+char *tu_check_opt(const char *text, struct check_options opt, struct check_result *r);
 
 /* n events, each with guard true, and their relation context. */
 struct tu_rel {
