@@ -347,7 +347,9 @@ static void sort_states(struct state_set *ss)
 	free(order);
 }
 
-void state_set_take(struct state_set *ss, struct check_states *st)
+/* The states of ss, sorted, as result.h's data: the values are ss's
+ * own, the labels and names copied when owned (else borrowed). */
+static void states_view(struct state_set *ss, struct check_states *st, int owned)
 {
 	const struct ir_program *p = ss->enc->prog;
 	sort_states(ss);
@@ -356,10 +358,15 @@ void state_set_take(struct state_set *ss, struct check_states *st)
 				    .nlocs = p->nlocs, .symbolic = ENC_SYMBOLIC};
 	st->cols = xcalloc((size_t)ss->ncol + 1, sizeof *st->cols);
 	for (int c = 0; c < ss->ncol; c++)
-		st->cols[c] = xstrdup(ss->col[c].label);
+		st->cols[c] = owned ? xstrdup(ss->col[c].label) : (char *)ss->col[c].label;
 	st->locs = xcalloc((size_t)p->nlocs + 1, sizeof *st->locs);
 	for (int l = 0; l < p->nlocs; l++)
-		st->locs[l] = xstrdup(p->locs[l].name);
+		st->locs[l] = owned ? xstrdup(p->locs[l].name) : (char *)p->locs[l].name;
+}
+
+void state_set_take(struct state_set *ss, struct check_states *st)
+{
+	states_view(ss, st, 1);
 	ss->val = NULL;
 	ss->nst = ss->cap = 0;
 }
@@ -367,8 +374,9 @@ void state_set_take(struct state_set *ss, struct check_states *st)
 void state_set_print(struct state_set *ss, FILE *out)
 {
 	struct check_states st;
-	state_set_take(ss, &st);
+	states_view(ss, &st, 0);
 	for (long i = 0; i < st.n; i++)
 		check_state_print(&st, i, out);
-	check_states_free(&st);
+	free(st.cols);
+	free(st.locs);
 }

@@ -53,8 +53,7 @@ int state_value_cmp(const struct encoding *enc, long x, long y);
 /* The states, in herd7's order, moved into st (result.h): ss is left
  * empty (a 2^19-state list is not copied). */
 void state_set_take(struct state_set *ss, struct check_states *st);
-/* One line per state: "0:r0=0; 1:r0=1; [x]=1;" (for tests: ss is left
- * empty, as by state_set_take). */
+/* One line per state: "0:r0=0; 1:r0=1; [x]=1;" (ss is sorted). */
 void state_set_print(struct state_set *ss, FILE *out);
 
 #endif
