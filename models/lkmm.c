@@ -38,40 +38,17 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "common/arena.h"
 #include "common/check.h"
 #include "models/cat/cat.h"
 #include "models/lkmm_parts.h"
 
-static const char *axiom_names[AX_COUNT] = {
-	"coherence", "atomic", "happens-before", "propagation", "rcu",
-	"plain-coherence", "lock-nest", "unmatched-locks", "executes-before",
-};
-static const char *flag_names[FL_COUNT] = {
-	"data-race", "invalid-sleep", "lock-final", "mixed-accesses",
-	"mixed-lock-accesses", "srcu-bad-nesting", "unbalanced-rcu-locking",
-	"unbalanced-srcu-locking", "unmatched-unlock", "unpaired-LKR",
-	"unpaired-LKW",
-};
-static const char *rel_names[LR_COUNT] = {
-	"ppo", "hb", "pb", "rb", "strong-fence", "prop", "rfe", "coe", "fre",
-	"rfi", "coi", "fri", "po-loc", "rmw", "addr", "data", "ctrl", "mb", "gp",
-	"rcu-fence", "wmb", "rmb", "po-rel", "acq-po", "po-unlock-lock-po",
-	"cumul-fence", "overwrite & ext", "fence", "po-loc | com",
-	"plain-incoherence", "rmw & (fre ; coe)", "data race",
-};
-
-const char *lkmm_axiom_name(enum lkmm_axiom a) { return axiom_names[a]; }
-const char *lkmm_flag_name(enum lkmm_flag f) { return flag_names[f]; }
-const char *lkmm_rel_name(enum lkmm_rel r) { return rel_names[r]; }
-
-Z3_ast lkmm_flag_at(const struct lkmm *m, int i)
+rel_t model_rel_named(const struct lkmm *m, const char *name)
 {
-	return i < FL_COUNT ? m->flag[i] : m->cat_flag[i - FL_COUNT];
-}
-
-const char *lkmm_flag_name_at(const struct lkmm *m, int i)
-{
-	return i < FL_COUNT ? flag_names[i] : m->cat_flag_name[i - FL_COUNT];
+	for (int i = 0; i < m->nrels; i++)
+		if (strcmp(m->rel[i].name, name) == 0)
+			return m->rel[i].r;
+	return NULL;
 }
 
 /* The relations explanations print that are fields of struct lkmm_rels;
@@ -97,7 +74,7 @@ static const struct {
 /* Fill m->rel[] for explanations, and make every unset relation empty and
  * every unset flag false. */
 static void keep_rels(struct encoding *enc, const struct lkmm_rels *r,
-		      struct lkmm *m)
+		      struct lkmm_built *m)
 {
 	struct rel_ctx *rc = &enc->rc;
 	for (size_t i = 0; i < sizeof kept_fields / sizeof kept_fields[0]; i++)
@@ -118,11 +95,11 @@ static void keep_rels(struct encoding *enc, const struct lkmm_rels *r,
  * lock.cat and linux-kernel.cat.  rcu_stages 0 builds rcu-order from Horn
  * variables, more unrolls it into that many Kleene stages (exact). */
 static int build(struct encoding *enc, int separate, int rcu_stages,
-		 struct lkmm *m, struct diag *d)
+		 struct lkmm *out, struct diag *d)
 {
 	struct rel_ctx *rc = &enc->rc;
 	struct lkmm_rels r = {0};
-	memset(m, 0, sizeof *m);
+	struct lkmm_built built = {0}, *m = &built;
 	r.po = enc->po, r.loc = enc->loc, r.int_ = enc->int_, r.ext = enc->ext;
 	r.addr = enc->addr, r.data = enc->data, r.ctrl = enc->ctrl;
 	r.po_loc = I(r.po, r.loc);
@@ -132,6 +109,10 @@ static int build(struct encoding *enc, int separate, int rcu_stages,
 	lkmm_lock(enc, &r, m);
 	lkmm_cat(enc, &r, m, separate, rcu_stages);
 	keep_rels(enc, &r, m);
+	int three = m->axiom[AX_HAPPENS_BEFORE] || m->axiom[AX_PROPAGATION] || m->axiom[AX_RCU];
+	CHECK(separate ? !m->axiom[AX_EXECUTES_BEFORE] : !three,
+	      "xb and its three axioms together (separate %d)", separate);
+	lkmm_shape(enc, m, out);
 	return 1;
 }
 
@@ -143,34 +124,40 @@ static void check_sizes(const struct encoding *enc)
 	      "the relations are over %d events, the encoding has %d", enc->rc.n, enc->n);
 }
 
-/* What the checker, explanations and the problem's set-up rely on in a
- * built model: its flags are formulas; the built-in model has no cat
- * axiom and either xb or its three axioms (separate); a read model names
- * each axiom, gives it at most one relation to show (acyclic: a cycle;
- * empty or irreflexive: a pair) and lists its flags by name in herd7's
- * order, once each. */
-static void check_shape(const struct lkmm *m, int read, int separate)
+static int rel_index_ok(const struct lkmm *m, int i)
 {
-	for (int f = 0; f < FL_COUNT; f++)
-		CHECK(m->flag[f], "flag %s has no formula", flag_names[f]);
-	int three = m->axiom[AX_HAPPENS_BEFORE] || m->axiom[AX_PROPAGATION] || m->axiom[AX_RCU];
-	if (!read) {
-		CHECK(m->ncat_axioms == 0 && m->ncat_flags == 0,
-		      "the built-in model with %d cat axioms", m->ncat_axioms);
-		CHECK(separate ? !m->axiom[AX_EXECUTES_BEFORE] : !three,
-		      "xb and its three axioms together (separate %d)", separate);
-		return;
+	return i >= 0 && i < m->nrels;
+}
+
+/* What the checker, explanations and the problem's set-up rely on in a
+ * built model, whichever it is: the named relations first, each axiom
+ * named with its relation (if kept) and parts among them, each flag a
+ * formula, named in herd7's order, once each. */
+static void check_shape(const struct lkmm *m)
+{
+	CHECK(m->nrels >= LR_COUNT && m->naxioms >= 0 && m->nflags >= 0,
+	      "a model of %d relations, %d axioms, %d flags", m->nrels, m->naxioms, m->nflags);
+	for (int i = 0; i < m->nrels; i++)
+		CHECK(m->rel[i].name && m->rel[i].r, "relation %d: no name or no matrix", i);
+	for (int a = 0; a < m->naxioms; a++) {
+		const struct model_axiom *ax = &m->axiom[a];
+		CHECK(ax->name && (ax->rel == -1 || (rel_index_ok(m, ax->rel) && !ax->negated)),
+		      "axiom %d: no name, or relation %d", a, ax->rel);
+		for (int p = 0; p < ax->nparts; p++)
+			CHECK(ax->kind == MC_ACYCLIC && rel_index_ok(m, ax->parts[p]),
+			      "axiom %s: part %d", ax->name, ax->parts[p]);
 	}
-	CHECK(m->ncat_axioms >= 0 && m->ncat_flags >= 0 && !three,
-	      "a read model's %d axioms and %d flags", m->ncat_axioms, m->ncat_flags);
-	for (int a = 0; a < m->ncat_axioms; a++)
-		CHECK(m->cat_axiom_name[a] && !(m->cat_acyclic[a] && m->cat_checked[a]),
-		      "cat axiom %d: no name, or both a cycle and a pair to show", a);
+	for (int l = 0; l < m->nlabels; l++)
+		CHECK(rel_index_ok(m, m->label[l].rel), "label %d", l);
+	CHECK(m->race_flag < m->nflags && (m->race_flag < 0 || rel_index_ok(m, m->race)),
+	      "race flag %d, relation %d", m->race_flag, m->race);
+	for (int f = 0; f < m->nflags; f++)
+		CHECK(m->flag[f].raised && m->flag[f].name, "flag %d has no formula or name", f);
 	if (check_deep)
-		for (int f = 1; f < m->ncat_flags; f++)
-			CHECK(strcmp(m->cat_flag_name[f - 1], m->cat_flag_name[f]) < 0,
-			      "cat flags out of order: %s before %s", m->cat_flag_name[f - 1],
-			      m->cat_flag_name[f]);
+		for (int f = 1; f < m->nflags; f++)
+			CHECK(strcmp(m->flag[f - 1].name, m->flag[f].name) < 0,
+			      "flags out of order: %s before %s", m->flag[f - 1].name,
+			      m->flag[f].name);
 }
 
 int model_build(struct cat_model *model, struct encoding *enc, int separate,
@@ -179,7 +166,7 @@ int model_build(struct cat_model *model, struct encoding *enc, int separate,
 	check_sizes(enc);
 	int ok = model ? cat_model_build(model, enc, m, d) : lkmm_build(enc, separate, m, d);
 	if (ok)
-		check_shape(m, model != NULL, model ? 0 : separate);
+		check_shape(m);
 	return ok;
 }
 
@@ -195,7 +182,7 @@ int model_build_exact(struct cat_model *model, struct encoding *enc,
 	int ok = model ? cat_model_build_exact(model, enc, rcu_stages, m, d)
 		: lkmm_build_exact(enc, rcu_stages, m, d);
 	if (ok)
-		check_shape(m, model != NULL, 0);
+		check_shape(m);
 	return ok;
 }
 
@@ -214,25 +201,18 @@ int lkmm_build_exact(struct encoding *enc, int rcu_stages, struct lkmm *m,
 Z3_ast lkmm_violation(struct encoding *enc, const struct lkmm *m)
 {
 	struct rel_ctx *rc = &enc->rc;
-	if (m->ncat_axioms) { /* a model read from cat files */
-		Z3_ast any = NULL;
-		for (int a = 0; a < m->ncat_axioms; a++)
-			any = rel_or2(rc, any, m->cat_acyclic[a]
-				      ? rel_cyclic(rc, m->cat_acyclic[a], m->cat_axiom_name[a])
-				      : rel_not(rc, m->cat_axiom[a]));
-		return any ? any : Z3_mk_false(enc->z);
-	}
-	if (!m->axiom[AX_EXECUTES_BEFORE])
-		return NULL; /* separate mode: acyclic-through axioms */
-	Z3_ast broken[AX_COUNT];
+	Z3_ast *broken = arena_alloc(enc->arena, ((size_t)m->naxioms + 1) * sizeof *broken);
 	unsigned k = 0;
-	for (int a = 0; a < AX_COUNT; a++) {
-		if (!m->axiom[a])
+	for (int a = 0; a < m->naxioms; a++) {
+		const struct model_axiom *ax = &m->axiom[a];
+		if (!ax->holds)
 			continue;
-		if (m->acyclic[a])
-			broken[k++] = rel_cyclic(rc, m->acyclic[a], axiom_names[a]);
+		if (ax->nparts > 1)
+			return NULL; /* acyclic through: not its relation's cycle */
+		if (ax->kind == MC_ACYCLIC && ax->rel >= 0)
+			broken[k++] = rel_cyclic(rc, m->rel[ax->rel].r, ax->name);
 		else
-			broken[k++] = rel_not(rc, m->axiom[a]);
+			broken[k++] = rel_not(rc, ax->holds);
 	}
 	return k ? Z3_mk_or(enc->z, k, broken) : Z3_mk_false(enc->z);
 }

@@ -4,7 +4,8 @@
  * lkmm_build() writes linux-kernel.bell, lock.cat and linux-kernel.cat in the
  * relation algebra of encoder/rel.h: one formula per axiom (true iff the
  * execution satisfies it) and one per flag (true iff the flag is raised), and
- * keeps the named relations that explanations print.  It does not solve.
+ * keeps the named relations that explanations print, in the shape a model
+ * read from cat files has too (struct lkmm).  It does not solve.
  */
 #ifndef LKMMC_LKMM_H
 #define LKMMC_LKMM_H
@@ -13,25 +14,9 @@
 
 #include "encoder/encoder.h"
 
-enum lkmm_axiom {
-	AX_COHERENCE, AX_ATOMIC, AX_HAPPENS_BEFORE, AX_PROPAGATION, AX_RCU,
-	AX_PLAIN_COHERENCE, AX_LOCK_NEST, AX_UNMATCHED_LOCKS,
-	/* happens-before, propagation and rcu together, as "acyclic xb":
-	 * lkmm_build fills either this one or those three (separate mode) */
-	AX_EXECUTES_BEFORE,
-	AX_COUNT
-};
-
-/* In alphabetical order, which is the order herd7 prints them in. */
-enum lkmm_flag {
-	FL_DATA_RACE, FL_INVALID_SLEEP, FL_LOCK_FINAL, FL_MIXED_ACCESSES,
-	FL_MIXED_LOCK_ACCESSES, FL_SRCU_BAD_NESTING, FL_UNBALANCED_RCU_LOCKING,
-	FL_UNBALANCED_SRCU_LOCKING, FL_UNMATCHED_UNLOCK, FL_UNPAIRED_LKR,
-	FL_UNPAIRED_LKW,
-	FL_COUNT
-};
-
-/* Relations kept for explanations and pictures. */
+/* Relations kept for explanations and pictures: the first LR_COUNT
+ * entries of struct lkmm's rel[], by these names (lkmm_rel_name), in the
+ * built-in model and in a read one (its lets of the same names). */
 enum lkmm_rel {
 	LR_PPO, LR_HB, LR_PB, LR_RB, /* pb and rb: their heads (lkmm_cat.c) */
 	LR_STRONG_FENCE, LR_PROP, LR_RFE, LR_COE, LR_FRE, LR_RFI, LR_COI,
@@ -42,27 +27,95 @@ enum lkmm_rel {
 	LR_COUNT
 };
 
+/*
+ * The shape of a built model, the same for the built-in LKMM (filled by C,
+ * models/lkmm_shape.c) and a model read from cat files (filled by the cat
+ * compiler): named axioms, flags and relations, and the data explanations
+ * are written from (solver/explain.c knows no relation by name).
+ */
+
+/* The check an axiom makes of its relation, as the cat writes it. */
+enum model_check { MC_ACYCLIC, MC_IRREFLEXIVE, MC_EMPTY };
+
+/* One part of a way to write an edge (a, b) of a named relation as steps:
+ * the parts, in order, join a to b through events the explanation picks. */
+enum model_part_kind {
+	MP_ONE,   /* one edge of rel, written as rel's edges are */
+	MP_OPT,   /* zero or one */
+	MP_STAR,  /* a shortest path of edges of rel (at most one a way) */
+	MP_LABEL, /* one edge of the first label relation holding (no rel) */
+};
+struct model_part {
+	enum model_part_kind kind;
+	int rel; /* an index in struct lkmm's rel[] */
+};
+#define MODEL_MAX_PARTS 3
+struct model_way {
+	int nparts;
+	struct model_part part[MODEL_MAX_PARTS];
+};
+
+struct model_rel {
+	const char *name;
+	rel_t r;
+	/* How an edge is written as steps: the first of ways[] that joins
+	 * its ends; with none, one step labelled by the first label
+	 * relation holding (struct lkmm's label[]), else by this one; with
+	 * self, one step labelled by this one. */
+	int nways;
+	const struct model_way *ways;
+	int self;
+};
+
+/* Where the fence event of a step in a label relation is (printed with
+ * its line): none, the step's source (acq-po), its target (po-rel), or
+ * the first event of classes cls between them in program order. */
+enum model_fence_at { MF_NONE, MF_SOURCE, MF_TARGET, MF_BETWEEN };
+struct model_label {
+	int rel;                 /* an index in rel[] */
+	enum model_fence_at at;
+	unsigned long cls;       /* MF_BETWEEN: EVC_BIT()s */
+};
+
+struct model_axiom {
+	const char *name;        /* herd7's (the cat's "as", or file:line) */
+	enum model_check kind;
+	int negated;             /* ~acyclic, ~empty, ...: formula only */
+	Z3_ast holds;            /* holds iff the axiom holds; NULL if not
+				  * built */
+	int rel;                 /* the index in rel[] of its relation (the
+				  * one that must be acyclic, irreflexive or
+				  * empty), -1 when none is kept */
+	/* An acyclic axiom whose cycles are written through an edge of
+	 * rel[parts[0]], continuing in any of parts (acyclic through: its
+	 * relation alone does not give its violation); none: a shortest
+	 * cycle of rel through its first event on one. */
+	int nparts;
+	const int *parts;
+	const char *what;        /* what an explanation shows; NULL: "cycle"
+				  * or "forbidden pair" */
+};
+
+struct model_flag {
+	const char *name;
+	Z3_ast raised;           /* holds iff the flag is raised */
+};
+
 struct lkmm {
-	Z3_ast axiom[AX_COUNT]; /* holds iff the axiom holds; NULL if not built */
-	Z3_ast flag[FL_COUNT];  /* holds iff the flag is raised */
-	rel_t rel[LR_COUNT];    /* named relations, for explanations */
-	rel_t acyclic[AX_COUNT]; /* the relation of an "acyclic" axiom, NULL
-				  * for the others (emptiness axioms) */
-	Z3_ast rcu_unconverged;  /* lkmm_build_exact: holds iff one more
-				  * rcu-order stage would add a pair (NULL
-				  * when there is no rcu-order) */
-	/* A model read from cat files (models/cat/cat.h) leaves axiom[] and
-	 * flag[] unset and names its own checks instead: */
-	int ncat_axioms;         /* how many axioms the cat has */
-	Z3_ast *cat_axiom;       /* each holds iff that axiom holds */
-	rel_t *cat_acyclic;      /* the relation of each acyclic axiom, NULL
-				  * for the others */
-	rel_t *cat_checked;      /* the relation of each empty or irreflexive
-				  * axiom, NULL for the others */
-	const char **cat_axiom_name; /* their names ("as" or file:line) */
-	int ncat_flags;          /* how many distinct flag names */
-	Z3_ast *cat_flag;        /* each holds iff that flag is raised */
-	const char **cat_flag_name; /* their names, in alphabetical order */
+	int naxioms;                     /* in the order herd7 reads them */
+	const struct model_axiom *axiom;
+	int nflags;                      /* in herd7's (alphabetical) order */
+	const struct model_flag *flag;
+	int nrels;                       /* LR_COUNT, then the model's own */
+	const struct model_rel *rel;
+	int nlabels;                     /* most specific first */
+	const struct model_label *label;
+	int race_flag;                   /* the flag whose pairs rel[race]
+					  * holds, printed as races; -1 */
+	int race;
+	Z3_ast rcu_unconverged;  /* the exact build: holds iff one more
+				  * stage of a let rec would add a pair
+				  * (NULL when there is none) */
 };
 
 /* Build the model over enc.  With separate, the happens-before,
@@ -107,14 +160,14 @@ int model_build_exact(struct cat_model *model, struct encoding *enc,
  * values (the bell's srcu-bad-nesting; the cat compiler's built-in). */
 rel_t lkmm_different_values(struct encoding *enc, rel_t r);
 
-const char *lkmm_axiom_name(enum lkmm_axiom a);
-const char *lkmm_flag_name(enum lkmm_flag f);
+/* The relation of m named name (rel_t), NULL when m has none. */
+rel_t model_rel_named(const struct lkmm *m, const char *name);
 
-/* Flag i of m, the built-in ones (enum lkmm_flag) first, then a read
- * model's (i < FL_COUNT + m->ncat_flags): its formula (NULL: none) and
- * name. */
-Z3_ast lkmm_flag_at(const struct lkmm *m, int i);
-const char *lkmm_flag_name_at(const struct lkmm *m, int i);
+/* The label relations of both models, most specific first, over the
+ * first LR_COUNT entries of rel[] (models/lkmm_shape.c). */
+extern const struct model_label lkmm_labels[];
+extern const int lkmm_nlabels;
+
 const char *lkmm_rel_name(enum lkmm_rel r);
 
 #endif

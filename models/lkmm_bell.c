@@ -171,7 +171,7 @@ static int rscs(struct encoding *enc, enum ev_class lock, enum ev_class unlock,
 	return 1;
 }
 
-int lkmm_bell(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m,
+int lkmm_bell(struct encoding *enc, struct lkmm_rels *r, struct lkmm_built *m,
 	      struct diag *d)
 {
 	struct rel_ctx *rc = &enc->rc;

@@ -153,7 +153,7 @@ static rel_t cumul_fence_star(struct rel_ctx *rc, const struct lkmm_rels *r,
 }
 
 /* Coherence, atomic, ppo, propagation, happens-before, and pb's head */
-static void cat_hb_pb(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm *m)
+static void cat_hb_pb(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm_built *m)
 {
 	/* Sequential Consistency Per Variable */
 	r->com = U3(r->rf, r->co, r->fr);
@@ -203,7 +203,7 @@ static void cat_hb_pb(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm *m)
  * relation, each a function of the execution. */
 static rel_t cat_rcu_order(struct encoding *enc, set_t ends,
 			   struct rcu_order_parts *parts, int rcu_stages,
-			   struct lkmm *m)
+			   struct lkmm_built *m)
 {
 	struct rel_ctx *rc = &enc->rc;
 	rel_t rcu_order = rel_new(rc);
@@ -237,7 +237,7 @@ static rel_t cat_rcu_order(struct encoding *enc, set_t ends,
 /* RCU: rcu-link, rcu-order, rcu-fence, and rb's head.  Every rcu-order
  * path contains a grace period: without one, rb and rcu-fence are empty
  * and nothing else needs building. */
-static void cat_rcu(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m,
+static void cat_rcu(struct encoding *enc, struct lkmm_rels *r, struct lkmm_built *m,
 		    int rcu_stages)
 {
 	struct rel_ctx *rc = &enc->rc;
@@ -288,7 +288,7 @@ static void cat_rcu(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m,
  * of hb | pb-head | rb-head, which needs integer ranks only and no
  * closure at all.  With separate, the three axioms one by one.
  */
-static void cat_xb(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm *m,
+static void cat_xb(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm_built *m,
 		   int separate)
 {
 	r->xb = U3(r->hb, r->pb, r->rb);
@@ -338,7 +338,7 @@ static void cat_plain_vis(struct rel_ctx *rc, struct lkmm_rels *r)
 /* Plain accesses and data races: mixed-accesses, plain-coherence and
  * data-race.  Without plain accesses pre-race is empty: plain-coherence
  * holds and no race is possible. */
-static void cat_plain(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm *m)
+static void cat_plain(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm_built *m)
 {
 	r->mixed_accesses =
 		U(RES(SI(r->Plain, r->W), D(r->po_loc, r->barrier), r->Marked),
@@ -373,7 +373,7 @@ static void cat_plain(struct rel_ctx *rc, struct lkmm_rels *r, struct lkmm *m)
 	m->flag[FL_DATA_RACE] = NONEMPTY(m->rel[LR_RACE]);
 }
 
-void lkmm_cat(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m,
+void lkmm_cat(struct encoding *enc, struct lkmm_rels *r, struct lkmm_built *m,
 	      int separate, int rcu_stages)
 {
 	struct rel_ctx *rc = &enc->rc;

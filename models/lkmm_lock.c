@@ -13,7 +13,7 @@
  */
 #include "models/lkmm_parts.h"
 
-void lkmm_lock(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m)
+void lkmm_lock(struct encoding *enc, struct lkmm_rels *r, struct lkmm_built *m)
 {
 	struct rel_ctx *rc = &enc->rc;
 

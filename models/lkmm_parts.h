@@ -6,12 +6,47 @@
  * (lkmm_lock.c), lkmm_cat() the rest of linux-kernel.cat (lkmm_cat.c);
  * lkmm.c calls them in the order herd7 reads the files.  Each reads the
  * relations the earlier parts defined and fills its own, and writes its
- * axioms and flags into struct lkmm.  Nothing here solves.
+ * axioms and flags into struct lkmm_built, which lkmm_shape.c turns into
+ * struct lkmm.  Nothing here solves.
  */
 #ifndef LKMMC_LKMM_PARTS_H
 #define LKMMC_LKMM_PARTS_H
 
 #include "models/lkmm.h"
+
+enum lkmm_axiom {
+	AX_COHERENCE, AX_ATOMIC, AX_HAPPENS_BEFORE, AX_PROPAGATION, AX_RCU,
+	AX_PLAIN_COHERENCE, AX_LOCK_NEST, AX_UNMATCHED_LOCKS,
+	/* happens-before, propagation and rcu together, as "acyclic xb":
+	 * lkmm_build fills either this one or those three (separate mode) */
+	AX_EXECUTES_BEFORE,
+	AX_COUNT
+};
+
+/* In alphabetical order, which is the order herd7 prints them in. */
+enum lkmm_flag {
+	FL_DATA_RACE, FL_INVALID_SLEEP, FL_LOCK_FINAL, FL_MIXED_ACCESSES,
+	FL_MIXED_LOCK_ACCESSES, FL_SRCU_BAD_NESTING, FL_UNBALANCED_RCU_LOCKING,
+	FL_UNBALANCED_SRCU_LOCKING, FL_UNMATCHED_UNLOCK, FL_UNPAIRED_LKR,
+	FL_UNPAIRED_LKW,
+	FL_COUNT
+};
+
+/* What the three parts build, by the enums above; lkmm_shape.c turns it
+ * into struct lkmm's shape. */
+struct lkmm_built {
+	Z3_ast axiom[AX_COUNT]; /* holds iff the axiom holds; NULL if not built */
+	Z3_ast flag[FL_COUNT];  /* holds iff the flag is raised */
+	rel_t rel[LR_COUNT];    /* named relations, for explanations */
+	rel_t acyclic[AX_COUNT]; /* the relation of an "acyclic" axiom, NULL
+				  * for the others (emptiness axioms) */
+	Z3_ast rcu_unconverged;  /* lkmm_build_exact: holds iff one more
+				  * rcu-order stage would add a pair (NULL
+				  * when there is no rcu-order) */
+};
+
+/* The built model in struct lkmm's shape, in enc's arena. */
+void lkmm_shape(struct encoding *enc, const struct lkmm_built *b, struct lkmm *m);
 
 /* Short names so that definitions read like the cat; each needs a
  * struct rel_ctx *rc in scope. */
@@ -120,18 +155,18 @@ struct lkmm_rels {
 /* linux-kernel.bell: the event sets, rmw, the RCU and SRCU matchings
  * and the bell's flags.  Returns 0 and fills d when the matching is
  * beyond what the encoding can express. */
-int lkmm_bell(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m,
+int lkmm_bell(struct encoding *enc, struct lkmm_rels *r, struct lkmm_built *m,
 	      struct diag *d);
 
 /* lock.cat: lock events joined to R, W, rmw and the fences' sets, its
  * flags and axioms, and rf, co and fr (which the encoder built by
  * lock.cat's rules: see encoder/locks.c). */
-void lkmm_lock(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m);
+void lkmm_lock(struct encoding *enc, struct lkmm_rels *r, struct lkmm_built *m);
 
 /* linux-kernel.cat after its include of lock.cat.  With separate, the
  * happens-before, propagation and rcu axioms one by one, otherwise as
  * executes-before; rcu_stages as in lkmm.c's build(). */
-void lkmm_cat(struct encoding *enc, struct lkmm_rels *r, struct lkmm *m,
+void lkmm_cat(struct encoding *enc, struct lkmm_rels *r, struct lkmm_built *m,
 	      int separate, int rcu_stages);
 
 #endif

@@ -210,8 +210,7 @@ struct verdict {
 				   * the condition, for the witness; NULL */
 	int symmetric;            /* symmetric threads were ordered in s */
 	struct cubes_stats cubes; /* what the cubes did, for --stats */
-	int raised[FL_COUNT];     /* the built-in model's flags raised */
-	int *cat_raised;          /* a read model's flags raised */
+	int *raised;              /* the model's flags raised, by index */
 	int clear;                /* a program: no execution violates a
 				   * final assert or raises a flag (one
 				   * question, nothing_bad) */
@@ -273,14 +272,11 @@ static int ask_flag(const struct problem *p, Z3_solver s, Z3_ast flag, int *rais
 static int find_flags(const struct problem *p, Z3_solver s, struct verdict *v,
 		      struct diag *d)
 {
-	v->cat_raised = xcalloc((size_t)p->m.ncat_flags + 1, sizeof *v->cat_raised);
+	v->raised = xcalloc((size_t)p->m.nflags + 1, sizeof *v->raised);
 	if (v->clear)
 		return 1; /* none can be raised */
-	for (int f = 0; f < FL_COUNT; f++)
-		if (!ask_flag(p, s, p->m.flag[f], &v->raised[f]))
-			return report_timed_out(d, p->prog, "checking flags");
-	for (int f = 0; f < p->m.ncat_flags; f++)
-		if (!ask_flag(p, s, p->m.cat_flag[f], &v->cat_raised[f]))
+	for (int f = 0; f < p->m.nflags; f++)
+		if (!ask_flag(p, s, p->m.flag[f].raised, &v->raised[f]))
 			return report_timed_out(d, p->prog, "checking flags");
 	return 1;
 }
@@ -289,13 +285,10 @@ static int find_flags(const struct problem *p, Z3_solver s, struct verdict *v,
 static void record_verdict(const struct problem *p, struct verdict *v, int found,
 			   double t0, struct check_result *r)
 {
-	r->flags = xcalloc(FL_COUNT + (size_t)p->m.ncat_flags + 1, sizeof *r->flags);
-	for (int f = 0; f < FL_COUNT; f++)
+	r->flags = xcalloc((size_t)p->m.nflags + 1, sizeof *r->flags);
+	for (int f = 0; f < p->m.nflags; f++)
 		if (v->raised[f])
-			r->flags[r->nflags++] = xstrdup(lkmm_flag_name((enum lkmm_flag)f));
-	for (int f = 0; f < p->m.ncat_flags; f++)
-		if (v->cat_raised[f])
-			r->flags[r->nflags++] = xstrdup(p->m.cat_flag_name[f]);
+			r->flags[r->nflags++] = xstrdup(p->m.flag[f].name);
 	r->verdict = check_verdict_of(v->pos, v->neg);
 	r->validated = check_validated(p->prog->quant, v->pos, v->neg);
 	r->pos = v->pos;
@@ -361,7 +354,8 @@ static int find_extras(const struct check_options *opt, const struct problem *p,
 		ok = report_explain(opt, p, Z3_mk_not(p->z, cond), capture_begin(&k), d);
 		capture_end(&k, &r->explanation);
 	}
-	if (ok && opt->explain && v->raised[FL_DATA_RACE] && !prog->is_program)
+	if (ok && opt->explain && p->m.race_flag >= 0 && v->raised[p->m.race_flag] &&
+	    !prog->is_program)
 		r->race = report_race_data(p, s);
 	return ok;
 }
@@ -446,13 +440,13 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 static Z3_ast verdict_bad(const struct problem *p, Z3_ast cond, int *nq)
 {
 	Z3_context z = p->z;
-	int cap = 1 + FL_COUNT + p->m.ncat_flags;
+	int cap = 1 + p->m.nflags;
 	Z3_ast *q = xcalloc((size_t)cap, sizeof *q);
 	*nq = 0;
 	q[(*nq)++] = Z3_mk_not(z, cond);
-	for (int f = 0; f < FL_COUNT + p->m.ncat_flags; f++) {
-		Z3_ast flag = lkmm_flag_at(&p->m, f);
-		if (flag && Z3_get_bool_value(z, flag) != Z3_L_FALSE)
+	for (int f = 0; f < p->m.nflags; f++) {
+		Z3_ast flag = p->m.flag[f].raised;
+		if (Z3_get_bool_value(z, flag) != Z3_L_FALSE)
 			q[(*nq)++] = flag;
 	}
 	Z3_ast any = Z3_mk_or(z, (unsigned)*nq, q);
@@ -547,7 +541,7 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 		ok = find_extras(&c->opt, p, s, cond, &v, r, d);
 	if (v.reached)
 		Z3_model_dec_ref(p->z, v.reached);
-	free(v.cat_raised);
+	free(v.raised);
 	state_set_free(v.states);
 	return ok;
 }

@@ -103,10 +103,10 @@ void dot_print(const struct execution *x, const struct lkmm *m, FILE *out)
 				if (drawn(x, r) && x->rf_src[r] == a && r != b)
 					fprintf(out, "  e%d -> e%d [label=\"fr\", color=orange, fontcolor=orange, constraint=false];\n", r, b);
 		}
-	edges(x, m->rel[LR_HB], "hb", "indigo", 1, out);
-	edges(x, m->rel[LR_MB], "mb", "darkgreen", 0, out);
-	edges(x, m->rel[LR_WMB], "wmb", "darkgreen", 0, out);
-	edges(x, m->rel[LR_RMB], "rmb", "darkgreen", 0, out);
+	edges(x, m->rel[LR_HB].r, "hb", "indigo", 1, out);
+	edges(x, m->rel[LR_MB].r, "mb", "darkgreen", 0, out);
+	edges(x, m->rel[LR_WMB].r, "wmb", "darkgreen", 0, out);
+	edges(x, m->rel[LR_RMB].r, "rmb", "darkgreen", 0, out);
 	fputs("}\n", out);
 }
 

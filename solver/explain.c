@@ -1,17 +1,15 @@
 /*
  * explain.c - minimal forbidding axioms and their cycles; see explain.h.
  *
- * A cycle is first found in the concrete relations of one execution (the
- * axiom's own edges), then each edge is expanded into the named relations
- * of linux-kernel.cat that produce it (rfe, fre, a fence with its source
- * line, prop's overwrite ; cumul-fence* ; rfe? path, ...).  The expansion is
- * a list of steps; the self-check re-evaluates each step's relation in the
- * execution and checks that the steps join up, before anything is printed.
- * With a model read from cat files the axioms are the cat's (their "as"
- * names): a cycle of an acyclic axiom's relation, or a pair of an empty or
- * irreflexive one, each edge labelled by the most specific of the cat's
- * relations that explanations know by name (rfe, ppo, ...), else by the
- * axiom's own relation.
+ * A cycle (or a pair) is first found in the concrete relations of one
+ * execution (the axiom's own edges), then each edge is written as steps in
+ * the model's named relations as the model's data says (models/lkmm.h:
+ * each relation's ways, the label relations; the built-in model's are in
+ * models/lkmm_shape.c); with none, a step is labelled by the most specific
+ * label relation holding, else by the axiom's own relation.  This file
+ * knows no relation by name.  The self-check re-evaluates each step's
+ * relation in the execution and checks that the steps join up, before
+ * anything is printed.
  */
 #include "solver/explain.h"
 
@@ -26,11 +24,8 @@
 
 struct step {
 	int from, to;       /* events */
-	enum lkmm_rel rel;  /* the named relation the step is in */
+	int rel;            /* the named relation the step is in (rel[]) */
 	int fence;          /* the fence (or RMW) event doing the work, or -1 */
-	rel_t own;          /* a read model's axiom relation the step is in
-			     * instead of rel (NULL: rel) */
-	const char *own_name; /* its name */
 };
 
 struct expl {
@@ -39,66 +34,54 @@ struct expl {
 	struct execution *x;          /* the execution explained */
 	struct step *steps;           /* expansion of the current cycle */
 	int nsteps, cap;
-	int failed;                   /* an edge could not be expanded */
 };
 
-static int in(const struct expl *ex, enum lkmm_rel r, int a, int b)
+static int in(const struct expl *ex, int r, int a, int b)
 {
-	return execution_in(ex->x, ex->m->rel[r], a, b);
+	return execution_in(ex->x, ex->m->rel[r].r, a, b);
 }
 
-static void push(struct expl *ex, int a, int b, enum lkmm_rel r, int fence)
+static void push(struct expl *ex, int a, int b, int r, int fence)
 {
 	XGROW(ex->steps, ex->cap, ex->nsteps + 1, 16);
-	ex->steps[ex->nsteps++] = (struct step){a, b, r, fence, NULL, NULL};
+	ex->steps[ex->nsteps++] = (struct step){a, b, r, fence};
 }
 
-/* The event a fence relation between a and b rests on: for po-rel the
- * release b, for acq-po the acquire a, otherwise the first event of the
- * given classes strictly between them in program order. */
-static int fence_between(const struct expl *ex, int a, int b, enum lkmm_rel r,
-			 unsigned long cls)
+/* The event a step (a, b) of label l rests on, or -1. */
+static int fence_of(const struct expl *ex, const struct model_label *l, int a, int b)
 {
-	if (r == LR_PO_REL)
-		return b;
-	if (r == LR_ACQ_PO)
-		return a;
+	switch (l->at) {
+	case MF_NONE: return -1;
+	case MF_SOURCE: return a;
+	case MF_TARGET: return b;
+	case MF_BETWEEN: break;
+	}
 	const struct encoding *enc = ex->enc;
 	for (int f = a + 1; f < b; f++)
 		if (ex->x->on[f] && enc->ev[f].thread == enc->ev[a].thread &&
-		    (enc->ev[f].cls & cls))
+		    (enc->ev[f].cls & l->cls))
 			return f;
 	return -1;
 }
 
-/* A single step (a, b) labelled by the most specific relation holding. */
-static int single(struct expl *ex, int a, int b)
+/* The first of the model's label relations holding on (a, b), or -1. */
+static int first_label(const struct expl *ex, int a, int b)
 {
-	static const struct {
-		enum lkmm_rel rel;
-		unsigned long fence;
-	} order[] = {
-		{LR_RFE, 0}, {LR_FRE, 0}, {LR_COE, 0}, {LR_RFI, 0}, {LR_FRI, 0},
-		{LR_COI, 0}, {LR_RMW, 0}, {LR_ADDR, 0}, {LR_DATA, 0}, {LR_CTRL, 0},
-		{LR_MB, EVC_BIT(EVC_MB) | EVC_BIT(EVC_BEFORE_ATOMIC) |
-			EVC_BIT(EVC_AFTER_ATOMIC) | EVC_BIT(EVC_AFTER_SPINLOCK) |
-			EVC_BIT(EVC_AFTER_UNLOCK_LOCK)},
-		{LR_GP, EVC_BIT(EVC_SYNC_RCU) | EVC_BIT(EVC_SYNC_SRCU)},
-		{LR_RCU_FENCE, 0},
-		{LR_WMB, EVC_BIT(EVC_WMB)}, {LR_RMB, EVC_BIT(EVC_RMB)},
-		{LR_PO_REL, EVC_BIT(EVC_RELEASE) | EVC_BIT(EVC_UL)},
-		{LR_ACQ_PO, EVC_BIT(EVC_ACQUIRE) | EVC_BIT(EVC_LKR)},
-		{LR_PO_UNLOCK_LOCK_PO, EVC_BIT(EVC_UL)},
-		{LR_PO_LOC, 0}, {LR_FENCE, 0}, {LR_PPO, 0},
-	};
-	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (in(ex, order[i].rel, a, b)) {
-			int f = order[i].fence
-				? fence_between(ex, a, b, order[i].rel, order[i].fence) : -1;
-			push(ex, a, b, order[i].rel, f);
-			return 1;
-		}
-	return 0;
+	for (int l = 0; l < ex->m->nlabels; l++)
+		if (in(ex, ex->m->label[l].rel, a, b))
+			return l;
+	return -1;
+}
+
+/* A single step (a, b) labelled by the most specific relation holding. */
+static int label(struct expl *ex, int a, int b)
+{
+	int l = first_label(ex, a, b);
+	if (l < 0)
+		return 0;
+	const struct model_label *lb = &ex->m->label[l];
+	push(ex, a, b, lb->rel, fence_of(ex, lb, a, b));
+	return 1;
 }
 
 /* Breadth-first path from src to dst over the concrete edges of r (at least
@@ -160,99 +143,128 @@ static int bfs(const struct expl *ex, rel_t r, rel_t r2, int src, int dst,
 	return len;
 }
 
-/* cumul-fence = [Marked] ; (A-cumul(strong-fence | po-rel) | wmb |
- * po-unlock-lock-po) ; [Marked], A-cumul(r) = (rfe ; [Marked])? ; r */
-static int expand_cumul_fence(struct expl *ex, int a, int b)
+static int expand(struct expl *ex, int rel, int a, int b);
+
+/* Whether part p of a way joins a to b with one edge. */
+static int part_holds(const struct expl *ex, const struct model_part *p, int a, int b)
 {
-	if (single(ex, a, b))
-		return 1;
-	for (int c = 0; c < ex->enc->n; c++)
-		if (in(ex, LR_RFE, a, c) && single(ex, c, b)) {
-			/* single() pushed (c, b); put rfe before it */
-			struct step last = ex->steps[--ex->nsteps];
-			push(ex, a, c, LR_RFE, -1);
-			ex->steps[ex->nsteps++] = last;
-			return 1;
-		}
-	return 0;
+	return p->kind == MP_LABEL ? first_label(ex, a, b) >= 0 : in(ex, p->rel, a, b);
 }
 
-/* prop = [Marked] ; (overwrite & ext)? ; cumul-fence* ; [Marked] ; rfe? */
-static int expand_prop(struct expl *ex, int a, int c)
+/* Way w's parts between the chosen points pt[0..nparts] (skip: an
+ * optional part left out) written as steps, a star part as a shortest
+ * path; 0 (steps undone) if a part does not hold or cannot be written. */
+static int write_way(struct expl *ex, const struct model_way *w, const int *pt,
+		     const int *skip)
 {
-	int n = ex->enc->n;
-	int *path = xmalloc(sizeof(int) * (size_t)(n + 1) * 2);
-	int ok = 0;
-	for (int x0 = -1; x0 < n && !ok; x0++) {
-		int x = x0 < 0 ? a : x0;
-		if (x0 >= 0 && !in(ex, LR_OVERWRITE_EXT, a, x))
+	for (int i = 0; i < w->nparts; i++)
+		if (!skip[i] && w->part[i].kind != MP_STAR &&
+		    !part_holds(ex, &w->part[i], pt[i], pt[i + 1]))
+			return 0;
+	int mark = ex->nsteps, ok = 1;
+	for (int i = 0; ok && i < w->nparts; i++) {
+		const struct model_part *p = &w->part[i];
+		if (skip[i])
 			continue;
-		for (int y0 = -1; y0 < n && !ok; y0++) {
-			int y = y0 < 0 ? c : y0;
-			if (y0 >= 0 && !in(ex, LR_RFE, y, c))
-				continue;
-			int len = x == y ? 0 : bfs(ex, ex->m->rel[LR_CUMUL_FENCE], NULL, x, y, 1, path);
-			if (len < 0)
-				continue;
-			int mark = ex->nsteps;
-			if (x0 >= 0)
-				ok = single(ex, a, x);
-			else
-				ok = 1;
-			for (int i = 0; ok && i < len; i++)
-				ok = expand_cumul_fence(ex, path[i], path[i + 1]);
-			if (ok && y0 >= 0)
-				push(ex, y, c, LR_RFE, -1);
-			if (!ok)
-				ex->nsteps = mark;
+		if (p->kind == MP_LABEL) {
+			ok = label(ex, pt[i], pt[i + 1]);
+		} else if (p->kind == MP_STAR) {
+			int *path = xmalloc(sizeof(int) * (size_t)(ex->enc->n + 1) * 2);
+			int len = pt[i] == pt[i + 1] ? 0
+				: bfs(ex, ex->m->rel[p->rel].r, NULL, pt[i], pt[i + 1], 1, path);
+			ok = len >= 0;
+			for (int k = 0; ok && k < len; k++)
+				ok = expand(ex, p->rel, path[k], path[k + 1]);
+			free(path);
+		} else {
+			ok = expand(ex, p->rel, pt[i], pt[i + 1]);
 		}
 	}
-	free(path);
+	if (!ok)
+		ex->nsteps = mark;
 	return ok;
 }
 
-/* pb-head = prop ; strong-fence, rb-head = prop ; rcu-fence */
-static int expand_head(struct expl *ex, int a, int b, enum lkmm_rel fence)
+/* Which part picks a point, and from which end: a part left of the star
+ * (or any but the last, without one) its end from its start, one right
+ * of it its start from its end. */
+struct pick {
+	int part, left;
+};
+
+/* The points of way w, picked in order from pick[k] on (an optional part
+ * skipped first, then each event in order), then written; 0 if no choice
+ * is written. */
+static int choose(struct expl *ex, const struct model_way *w, const struct pick *pick,
+		  int npick, int k, int *pt, int *skip)
 {
-	for (int c = 0; c < ex->enc->n; c++) {
-		if (!in(ex, LR_PROP, a, c) || !in(ex, fence, c, b))
-			continue;
-		int mark = ex->nsteps;
-		if (expand_prop(ex, a, c) && single(ex, c, b))
+	if (k == npick)
+		return write_way(ex, w, pt, skip);
+	int i = pick[k].part, left = pick[k].left;
+	const struct model_part *p = &w->part[i];
+	int fixed = left ? pt[i] : pt[i + 1], *point = left ? &pt[i + 1] : &pt[i];
+	if (p->kind == MP_OPT) {
+		skip[i] = 1;
+		*point = fixed;
+		if (choose(ex, w, pick, npick, k + 1, pt, skip))
 			return 1;
-		ex->nsteps = mark;
+		skip[i] = 0;
 	}
+	for (int c = 0; c < ex->enc->n; c++)
+		if (left ? part_holds(ex, p, fixed, c) : part_holds(ex, p, c, fixed)) {
+			*point = c;
+			if (choose(ex, w, pick, npick, k + 1, pt, skip))
+				return 1;
+		}
 	return 0;
 }
 
-/* An hb edge: ppo | rfe | ((prop \ id) & int) */
-static int expand_hb(struct expl *ex, int a, int b)
+/* Edge (a, b) written by way w; 0 if it cannot be. */
+static int way(struct expl *ex, const struct model_way *w, int a, int b)
 {
-	if (single(ex, a, b))
+	int n = w->nparts, star = -1, npick = 0;
+	int pt[MODEL_MAX_PARTS + 1], skip[MODEL_MAX_PARTS] = {0};
+	struct pick pick[MODEL_MAX_PARTS];
+	for (int i = 0; i < n; i++)
+		if (w->part[i].kind == MP_STAR)
+			star = i;
+	pt[0] = a;
+	pt[n] = b;
+	for (int i = 0; i < (star >= 0 ? star : n - 1); i++)
+		pick[npick++] = (struct pick){i, 1};
+	for (int i = n - 1; star >= 0 && i > star; i--)
+		pick[npick++] = (struct pick){i, 0};
+	return choose(ex, w, pick, npick, 0, pt, skip);
+}
+
+/* Edge (a, b) of relation rel written as steps: by the first of its ways
+ * that can, or as one step labelled by the first label relation holding,
+ * else by rel itself; 0 if none of its ways can. */
+static int expand(struct expl *ex, int rel, int a, int b)
+{
+	const struct model_rel *r = &ex->m->rel[rel];
+	for (int w = 0; w < r->nways; w++)
+		if (way(ex, &r->ways[w], a, b))
+			return 1;
+	if (r->nways)
+		return 0;
+	if (!r->self && label(ex, a, b))
 		return 1;
-	return expand_prop(ex, a, b);
+	push(ex, a, b, rel, -1);
+	return 1;
 }
 
-static int expand_edge(struct expl *ex, int a, int b, enum lkmm_rel r)
-{
-	switch (r) {
-	case LR_HB: return expand_hb(ex, a, b);
-	case LR_PB: return expand_head(ex, a, b, LR_STRONG_FENCE);
-	case LR_RB: return expand_head(ex, a, b, LR_RCU_FENCE);
-	default: return single(ex, a, b);
-	}
-}
-
-/* A cycle through an edge of strict, continuing in strict | weak; each edge
- * is expanded under the first of the relations that contains it. */
-static int find_cycle(struct expl *ex, enum lkmm_rel strict, const enum lkmm_rel *weak,
-		      int nweak)
+/* A cycle of an acyclic axiom with parts: through an edge of its first
+ * part, continuing in any of them; each edge written under the first part
+ * that contains it. */
+static int cycle_through(struct expl *ex, const struct model_axiom *ax)
 {
 	const struct lkmm *m = ex->m;
 	struct rel_ctx rc_copy = ex->enc->rc;
-	rel_t all = m->rel[strict];
-	for (int i = 0; i < nweak; i++)
-		all = rel_union(&rc_copy, all, m->rel[weak[i]]);
+	int strict = ax->parts[0];
+	rel_t all = m->rel[strict].r;
+	for (int i = 1; i < ax->nparts; i++)
+		all = rel_union(&rc_copy, all, m->rel[ax->parts[i]].r);
 	int n = ex->enc->n;
 	int *path = xmalloc(sizeof(int) * (size_t)(n + 1) * 2);
 	int ok = 0;
@@ -264,21 +276,53 @@ static int find_cycle(struct expl *ex, enum lkmm_rel strict, const enum lkmm_rel
 			if (len < 0)
 				continue;
 			ex->nsteps = 0;
-			ok = expand_edge(ex, u, v, strict);
+			ok = expand(ex, strict, u, v);
 			for (int i = 0; ok && i < len; i++) {
-				int a = path[i], b = path[i + 1];
-				enum lkmm_rel r = strict;
-				if (!in(ex, strict, a, b))
-					for (int w = 0; w < nweak; w++)
-						if (in(ex, weak[w], a, b)) {
-							r = weak[w];
-							break;
-						}
-				ok = expand_edge(ex, a, b, r);
+				int a = path[i], b = path[i + 1], r = strict;
+				for (int w = 1; w < ax->nparts && !in(ex, r, a, b); w++)
+					if (in(ex, ax->parts[w], a, b))
+						r = ax->parts[w];
+				ok = expand(ex, r, a, b);
 			}
 		}
 	free(path);
 	return ok;
+}
+
+/* A shortest cycle of relation rel through the first event on one. */
+static int shortest_cycle(struct expl *ex, int rel)
+{
+	int n = ex->enc->n, ok = 0;
+	int *path = xmalloc(sizeof(int) * (size_t)(n + 1) * 2);
+	for (int e = 0; e < n && !ok; e++) {
+		int len = ex->x->on[e] ? bfs(ex, ex->m->rel[rel].r, NULL, e, e, 1, path) : -1;
+		if (len < 1)
+			continue;
+		ex->nsteps = 0;
+		ok = 1;
+		for (int k = 0; ok && k < len; k++)
+			ok = expand(ex, rel, path[k], path[k + 1]);
+	}
+	free(path);
+	return ok;
+}
+
+/* The first pair of relation rel (the diagonal first) that can be written
+ * as steps; *closed: it is on the diagonal. */
+static int first_pair(struct expl *ex, int rel, int *closed)
+{
+	int n = ex->enc->n;
+	for (int pass = 0; pass < 2; pass++)
+		for (int a = 0; a < n; a++)
+			for (int b = 0; b < n; b++)
+				if ((pass || a == b) && in(ex, rel, a, b)) {
+					ex->nsteps = 0;
+					if (expand(ex, rel, a, b)) {
+						*closed = a == b;
+						return 1;
+					}
+				}
+	return 0;
 }
 
 /* The self-check: each step is in its relation, and the steps form a
@@ -289,8 +333,7 @@ static int self_check(const struct expl *ex, int closed)
 		return 0;
 	for (int i = 0; i < ex->nsteps; i++) {
 		const struct step *s = &ex->steps[i];
-		if (s->own ? !execution_in(ex->x, s->own, s->from, s->to)
-			   : !in(ex, s->rel, s->from, s->to))
+		if (!in(ex, s->rel, s->from, s->to))
 			return 0;
 		if (i > 0 && ex->steps[i - 1].to != s->from)
 			return 0;
@@ -305,7 +348,7 @@ static void print_steps(const struct expl *ex, FILE *out)
 	fputc('\n', out);
 	for (int i = 0; i < ex->nsteps; i++) {
 		const struct step *s = &ex->steps[i];
-		fprintf(out, "      --[%s", s->own ? s->own_name : lkmm_rel_name(s->rel));
+		fprintf(out, "      --[%s", ex->m->rel[s->rel].name);
 		if (s->fence >= 0) {
 			const struct event *f = &ex->enc->ev[s->fence];
 			fprintf(out, ": %s line %d", f->instr && f->instr->text ? f->instr->text : "?",
@@ -317,147 +360,31 @@ static void print_steps(const struct expl *ex, FILE *out)
 	}
 }
 
-/* The acyclic axioms: the cycle goes through an edge of rel and continues
- * in rel | inner (find_cycle's strict and weak). */
-struct axiom_cycle {
-	enum lkmm_axiom axiom;		/* the axiom */
-	const char *what;		/* what its explanation shows */
-	enum lkmm_rel rel;		/* the relation that must be acyclic */
-	const enum lkmm_rel *inner;	/* relations the cycle may also use */
-	int ninner;			/* how many of them */
-};
-
-/* The cycle that breaks acyclic axiom a; NULL for the other axioms. */
-static const struct axiom_cycle *axiom_cycle(enum lkmm_axiom a)
+/* Explain how axiom ax fails in the execution: a cycle of its relation
+ * (acyclic), or a pair in it (irreflexive, empty); 0 if the check
+ * fails. */
+static int explain_axiom(struct expl *ex, const struct model_axiom *ax, FILE *out)
 {
-	static const enum lkmm_rel hb_pb[] = {LR_HB, LR_PB};
-	static const struct axiom_cycle cycles[] = {
-		{AX_COHERENCE, "cycle", LR_COM, NULL, 0},
-		{AX_HAPPENS_BEFORE, "hb cycle", LR_HB, NULL, 0},
-		{AX_PROPAGATION, "pb cycle", LR_PB, hb_pb, 1},
-		{AX_RCU, "rb cycle", LR_RB, hb_pb, 2},
-	};
-	for (size_t c = 0; c < sizeof cycles / sizeof cycles[0]; c++)
-		if (cycles[c].axiom == a)
-			return &cycles[c];
-	return NULL;
-}
-
-/* The atomic axiom's violation: a read r of an rmw, an external write c
- * it is fr-before and the rmw's write w coe-after c; 0 if none. */
-static int find_atomic_violation(struct expl *ex)
-{
-	int n = ex->enc->n;
-	for (int r = 0; r < n; r++)
-		for (int w = 0; w < n; w++) {
-			if (!in(ex, LR_ATOMIC_VIOLATION, r, w))
-				continue;
-			for (int c = 0; c < n; c++)
-				if (in(ex, LR_FRE, r, c) && in(ex, LR_COE, c, w)) {
-					push(ex, r, c, LR_FRE, -1);
-					push(ex, c, w, LR_COE, -1);
-					return 1;
-				}
-		}
-	return 0;
-}
-
-/* plain-coherence's forbidden pair; 0 if none. */
-static int find_plain_incoherence(struct expl *ex)
-{
-	int n = ex->enc->n;
-	for (int p = 0; p < n; p++)
-		for (int q = 0; q < n; q++)
-			if (in(ex, LR_PLAIN_INCOH, p, q)) {
-				push(ex, p, q, LR_PLAIN_INCOH, -1);
-				return 1;
-			}
-	return 0;
-}
-
-/* Explain how axiom a fails in the execution; 0 if the check fails. */
-static int explain_axiom(struct expl *ex, enum lkmm_axiom a, FILE *out)
-{
-	const struct axiom_cycle *cycle = axiom_cycle(a);
+	if (ax->rel < 0) {
+		fprintf(out, "  %s: violated (a check lkmmc shows no relation of)\n", ax->name);
+		return 1;
+	}
 	int ok, closed = 1;
-	const char *what;
+	const char *what = ax->what;
 	ex->nsteps = 0;
-	if (cycle) {
-		what = cycle->what;
-		ok = find_cycle(ex, cycle->rel, cycle->inner, cycle->ninner);
-	} else if (a == AX_ATOMIC) {
-		what = "rmw & (fre ; coe)";
-		closed = 0;
-		ok = find_atomic_violation(ex);
+	if (ax->kind == MC_ACYCLIC) {
+		what = what ? what : "cycle";
+		ok = ax->nparts ? cycle_through(ex, ax) : shortest_cycle(ex, ax->rel);
 	} else {
-		what = "forbidden pair";
-		closed = 0;
-		ok = find_plain_incoherence(ex);
+		what = what ? what : "forbidden pair";
+		ok = first_pair(ex, ax->rel, &closed);
 	}
 	if (!ok || !self_check(ex, closed)) {
 		fprintf(out, "  %s: internal error: the explanation failed its self-check\n",
-			lkmm_axiom_name(a));
+			ax->name);
 		return 0;
 	}
-	fprintf(out, "  %s %s:\n", lkmm_axiom_name(a), what);
-	print_steps(ex, out);
-	return 1;
-}
-
-/* A step (a, b) of a read model's axiom relation r named name: labelled
- * by the most specific named relation of the cat holding (single()), else
- * by r itself. */
-static void own_step(struct expl *ex, int a, int b, rel_t r, const char *name)
-{
-	if (single(ex, a, b))
-		return;
-	push(ex, a, b, LR_PPO, -1);
-	ex->steps[ex->nsteps - 1].own = r;
-	ex->steps[ex->nsteps - 1].own_name = name;
-}
-
-/* Explain how axiom i of a model read from cat files fails: a cycle of
- * its relation (acyclic), or a pair in it, the diagonal first
- * (irreflexive, empty); 0 if the check fails. */
-static int explain_cat_axiom(struct expl *ex, int i, FILE *out)
-{
-	const struct lkmm *m = ex->m;
-	const char *name = m->cat_axiom_name[i];
-	rel_t r = m->cat_acyclic[i];
-	int n = ex->enc->n, ok = 0, closed = 1;
-	const char *what = "cycle";
-	ex->nsteps = 0;
-	if (r) {
-		int *path = xmalloc(sizeof(int) * (size_t)(n + 2));
-		for (int e = 0; e < n && !ok; e++) {
-			int len = ex->x->on[e] ? bfs(ex, r, NULL, e, e, 1, path) : -1;
-			if (len < 1)
-				continue;
-			for (int k = 0; k < len; k++)
-				own_step(ex, path[k], path[k + 1], r, name);
-			ok = 1;
-		}
-		free(path);
-	} else if ((r = m->cat_checked ? m->cat_checked[i] : NULL)) {
-		what = "forbidden pair";
-		closed = 0;
-		for (int pass = 0; pass < 2 && !ok; pass++)
-			for (int a = 0; a < n && !ok; a++)
-				for (int b = 0; b < n && !ok; b++)
-					if ((pass || a == b) && execution_in(ex->x, r, a, b)) {
-						own_step(ex, a, b, r, name);
-						closed = a == b;
-						ok = 1;
-					}
-	} else {
-		fprintf(out, "  %s: violated (a check lkmmc shows no relation of)\n", name);
-		return 1;
-	}
-	if (!ok || !self_check(ex, closed)) {
-		fprintf(out, "  %s: internal error: the explanation failed its self-check\n", name);
-		return 0;
-	}
-	fprintf(out, "  %s %s:\n", name, what);
+	fprintf(out, "  %s %s:\n", ax->name, what);
 	print_steps(ex, out);
 	return 1;
 }
@@ -467,35 +394,22 @@ static Z3_lbool check_with(Z3_context z, Z3_solver s, Z3_ast *lits, int k)
 	return problem_check(z, s, (unsigned)k, lits);
 }
 
-/* The model's axioms: the built-in ones (AX_*) or a read model's. */
-static int naxioms(const struct lkmm *m)
-{
-	return m->ncat_axioms ? m->ncat_axioms : AX_COUNT;
-}
-static Z3_ast axiom(const struct lkmm *m, int a)
-{
-	return m->ncat_axioms ? m->cat_axiom[a] : m->axiom[a];
-}
-static const char *axiom_name(const struct lkmm *m, int a)
-{
-	return m->ncat_axioms ? m->cat_axiom_name[a] : lkmm_axiom_name((enum lkmm_axiom)a);
-}
-
 int explain_never(const struct encoding *enc, const struct lkmm *m,
 		  Z3_solver s, Z3_ast cond, FILE *out, struct execution **keep)
 {
 	Z3_context z = enc->z;
 	struct rel_ctx rc = enc->rc; /* for fresh names only */
-	int nax = naxioms(m);
+	int nax = m->naxioms;
 	Z3_ast *lit = xcalloc((size_t)nax + 1, sizeof *lit);
 	int *idx = xcalloc((size_t)nax + 1, sizeof *idx), k = 0;
 	Z3_ast cond_lit = rel_fresh_bool(&rc, "condition");
 	Z3_solver_assert(z, s, Z3_mk_implies(z, cond_lit, cond));
 	for (int a = 0; a < nax; a++) {
-		if (!axiom(m, a) || rel_is_true(&rc, axiom(m, a)))
+		Z3_ast holds = m->axiom[a].holds;
+		if (!holds || rel_is_true(&rc, holds))
 			continue;
-		lit[a] = rel_fresh_bool(&rc, axiom_name(m, a));
-		Z3_solver_assert(z, s, Z3_mk_implies(z, lit[a], axiom(m, a)));
+		lit[a] = rel_fresh_bool(&rc, m->axiom[a].name);
+		Z3_solver_assert(z, s, Z3_mk_implies(z, lit[a], holds));
 		idx[k++] = a;
 	}
 	/* The minimal core: start from all axioms, drop each that is not
@@ -535,7 +449,7 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 	fputs("Explanation: the condition is never reached because of", out);
 	for (int i = 0; i < k; i++)
 		if (in_core[idx[i]])
-			fprintf(out, " %s", axiom_name(m, idx[i]));
+			fprintf(out, " %s", m->axiom[idx[i]].name);
 	fputc('\n', out);
 
 	int ok = 1;
@@ -559,15 +473,14 @@ int explain_never(const struct encoding *enc, const struct lkmm *m,
 		}
 		if (r != Z3_L_TRUE) {
 			fprintf(out, "  %s: no execution found violating only it\n",
-				axiom_name(m, a));
+				m->axiom[a].name);
 			ok = 0;
 			continue;
 		}
 		Z3_model model = Z3_solver_get_model(z, s);
 		Z3_model_inc_ref(z, model);
 		ex.x = execution_new(enc, model);
-		ok &= m->ncat_axioms ? explain_cat_axiom(&ex, a, out)
-				     : explain_axiom(&ex, (enum lkmm_axiom)a, out);
+		ok &= explain_axiom(&ex, &m->axiom[a], out);
 		fputs("  in this execution (which reaches the condition):\n", out);
 		execution_print(ex.x, out);
 		if (keep && !*keep) {

@@ -95,7 +95,7 @@ static int *build(struct order *o, const struct lkmm *m)
 	/* the model's executes-before order: acyclic, never left out */
 	static const enum lkmm_rel xb[] = {LR_HB, LR_PB, LR_RB};
 	for (size_t r = 0; m && r < sizeof xb / sizeof xb[0]; r++)
-		add_rel(o, m->rel[xb[r]], 0, 0);
+		add_rel(o, m->rel[xb[r]].r, 0, 0);
 	/* program order, then rf, co, fr where they fit */
 	for (int i = 0; i + 1 < o->k; i++)
 		if (enc->ev[o->ev[i]].thread == enc->ev[o->ev[i + 1]].thread &&
@@ -247,7 +247,7 @@ void interleave_print(const struct execution *x, const struct lkmm *m, FILE *out
 		fprintf(out, "  no interleaving gives this execution (it is not "
 			"sequentially consistent);\n  the steps in %s,\n  marked "
 			"where an interleaving would differ:\n",
-			m && m->rel[LR_HB] ? "the model's executes-before order "
+			m ? "the model's executes-before order "
 			"(hb | pb | rb; then po, rf, co, fr where they fit)"
 			: "an order of po, rf, co and fr");
 	/* column widths: "P1 prog.c:24" and the statement */

@@ -159,11 +159,9 @@ void problem_assert(const struct problem *p, Z3_solver s, unsigned groups)
 	if (groups & PG_MODEL_DEFS)
 		assert_limited(p, s, enc->rc.defs, enc->ndefs_program, ndefs);
 	if (groups & PG_AXIOMS) {
-		for (int a = 0; a < AX_COUNT; a++)
-			if (p->m.axiom[a])
-				Z3_solver_assert(z, s, p->m.axiom[a]);
-		for (int a = 0; a < p->m.ncat_axioms; a++)
-			Z3_solver_assert(z, s, p->m.cat_axiom[a]);
+		for (int a = 0; a < p->m.naxioms; a++)
+			if (p->m.axiom[a].holds)
+				Z3_solver_assert(z, s, p->m.axiom[a].holds);
 	}
 	if ((groups & PG_FILTER) && p->prog->filter)
 		Z3_solver_assert(z, s, enc_cond(enc, p->prog->filter));

@@ -154,7 +154,7 @@ static int race_pair(const struct problem *p, const struct execution *x, int *a,
 	const struct encoding *enc = p->enc;
 	for (*a = 0; *a < enc->n; ++*a)
 		for (*b = 0; *b < enc->n; ++*b)
-			if (execution_in(x, p->m.rel[LR_RACE], *a, *b))
+			if (execution_in(x, p->m.rel[p->m.race].r, *a, *b))
 				return 1;
 	return 0;
 }
@@ -193,7 +193,8 @@ static int race_in(const struct check_options *opt, const struct problem *p,
 static struct execution *race_execution(const struct problem *p, Z3_solver s)
 {
 	Z3_context z = p->z;
-	if (problem_ask(p, s, p->m.flag[FL_DATA_RACE]) != Z3_L_TRUE)
+	if (p->m.race_flag < 0 ||
+	    problem_ask(p, s, p->m.flag[p->m.race_flag].raised) != Z3_L_TRUE)
 		return NULL;
 	Z3_model m = Z3_solver_get_model(z, s);
 	Z3_model_inc_ref(z, m);
@@ -246,14 +247,14 @@ int report_error_in(const struct check_options *opt, const struct problem *p,
 				prog->file, a->pos.line, a->pos.col, a->text);
 			return 1;
 		}
-		if (p->m.flag[FL_DATA_RACE] && execution_holds(x, p->m.flag[FL_DATA_RACE]) &&
+		int race = p->m.race_flag;
+		if (race >= 0 && execution_holds(x, p->m.flag[race].raised) &&
 		    race_in(opt, p, x, out, err))
 			return 1;
-		for (int f = 0; f < FL_COUNT + p->m.ncat_flags; f++) {
-			Z3_ast flag = lkmm_flag_at(&p->m, f);
-			if (f == FL_DATA_RACE || !flag || !execution_holds(x, flag))
+		for (int f = 0; f < p->m.nflags; f++) {
+			if (f == race || !execution_holds(x, p->m.flag[f].raised))
 				continue;
-			const char *name = lkmm_flag_name_at(&p->m, f);
+			const char *name = p->m.flag[f].name;
 			fprintf(out, "Flag %s\n  in this execution:\n", name);
 			interleave_show(x, &p->m, opt->witness, out);
 			fprintf(err, "%s: error: %s\n", prog->file, name);
@@ -351,16 +352,15 @@ int report_program(const struct check_options *opt, const struct problem *p,
 	if (ok && nall && !final_bad &&
 	    !(found & (BOUNDS_ASSERT_FAILS | BOUNDS_UNKNOWN)))
 		fprintf(out, "Assertions: none of %d can fail\n", nall);
-	for (int f = 0; ok && f < FL_COUNT; f++) {
+	for (int f = 0; ok && f < p->m.nflags; f++) {
 		if (!raised[f])
 			continue;
 		*bad = 1;
-		if (f == FL_DATA_RACE) {
+		if (f == p->m.race_flag) {
 			report_race(opt, p, s, out, err);
 		} else {
-			fprintf(out, "Flag %s\n", lkmm_flag_name((enum lkmm_flag)f));
-			fprintf(err, "%s: error: %s\n", prog->file,
-				lkmm_flag_name((enum lkmm_flag)f));
+			fprintf(out, "Flag %s\n", p->m.flag[f].name);
+			fprintf(err, "%s: error: %s\n", prog->file, p->m.flag[f].name);
 		}
 	}
 	if (ok && !*bad && !(found & (BOUNDS_ASSERT_FAILS | BOUNDS_SPINS)))

@@ -66,7 +66,7 @@ int report_explain(const struct check_options *opt, const struct problem *p,
  * some execution violates (with that execution), then asserts (the
  * thread assertions' findings, bounds_report's) and, when no assertion of
  * either kind can fail, "Assertions: none of N can fail" (both counted);
- * the flags raised (raised[], by enum lkmm_flag) as errors, or "No
+ * the flags raised (raised[], by index in p->m.flag[]) as errors, or "No
  * errors".  found: what bounds_report found; completes: some execution
  * reaches the end.  Returns 0 (d filled) on a time-out; sets *bad when
  * something can go wrong. */

@@ -78,31 +78,27 @@
 
 #include "common/arena.h"
 
-static void add_axiom_rel(struct comp *c, const char *name, Z3_ast f, rel_t acyclic)
+static void add_axiom_rel(struct comp *c, const char *name, enum model_check kind,
+			 int negated, Z3_ast f, rel_t r)
 {
 	if (c->nax == c->ax_cap) {
 		int cap = c->ax_cap * 2 + 8;
 		c->ax = arena_grow(c->a, c->ax, sizeof *c->ax, (size_t)c->ax_cap, (size_t)cap);
 		c->ax_rel = arena_grow(c->a, c->ax_rel, sizeof *c->ax_rel, (size_t)c->ax_cap,
 				       (size_t)cap);
-		c->ax_chk = arena_grow(c->a, c->ax_chk, sizeof *c->ax_chk, (size_t)c->ax_cap,
-				       (size_t)cap);
-		c->ax_name = arena_grow(c->a, c->ax_name, sizeof *c->ax_name,
-					(size_t)c->ax_cap, (size_t)cap);
 		c->ax_cap = cap;
 	}
-	c->ax_name[c->nax] = name;
-	c->ax_rel[c->nax] = acyclic;
-	c->ax_chk[c->nax] = NULL;
-	c->ax[c->nax++] = f;
+	c->ax_rel[c->nax] = r;
+	c->ax[c->nax++] = (struct model_axiom){.name = name, .kind = kind,
+					       .negated = negated, .holds = f, .rel = -1};
 }
 
-void cc_add_axiom(struct comp *c, const char *name, Z3_ast f)
+void cc_add_axiom(struct comp *c, const char *name, enum model_check kind, Z3_ast f)
 {
-	add_axiom_rel(c, name, f, NULL);
+	add_axiom_rel(c, name, kind, 0, f, NULL);
 }
 
-static void add_flag(struct comp *c, const char *name, Z3_ast f, rel_t r)
+static void add_flag(struct comp *c, const char *name, Z3_ast f)
 {
 	for (int i = 0; i < c->nfl; i++)
 		if (strcmp(c->fl_name[i], name) == 0) {
@@ -112,14 +108,11 @@ static void add_flag(struct comp *c, const char *name, Z3_ast f, rel_t r)
 	if (c->nfl == c->fl_cap) {
 		int cap = c->fl_cap * 2 + 8;
 		c->fl = arena_grow(c->a, c->fl, sizeof *c->fl, (size_t)c->fl_cap, (size_t)cap);
-		c->fl_rel = arena_grow(c->a, c->fl_rel, sizeof *c->fl_rel, (size_t)c->fl_cap,
-				       (size_t)cap);
 		c->fl_name = arena_grow(c->a, c->fl_name, sizeof *c->fl_name,
 					(size_t)c->fl_cap, (size_t)cap);
 		c->fl_cap = cap;
 	}
 	c->fl_name[c->nfl] = name;
-	c->fl_rel[c->nfl] = r;
 	c->fl[c->nfl++] = f;
 }
 
@@ -152,16 +145,15 @@ static int check_stmt(struct comp *c, const struct cat_stmt *s)
 	if (s->negated && !(s->check == CC_ACYCLIC && v->k != VK_EMPTY))
 		f = rel_not(rc, f);
 	if (s->flag)
-		add_flag(c, s->name, f, r);
+		add_flag(c, s->name, f);
 	else {
 		if (s->check == CC_ACYCLIC && !s->negated &&
 		    (v->contains & HAS_COHERENCE) == HAS_COHERENCE)
 			c->coherent = 1;
 		add_axiom_rel(c, s->name ? s->name : arena_printf(c->a, "%s:%d", s->file, s->line),
-			      f, s->check == CC_ACYCLIC && !s->negated ? r : NULL);
-		/* an empty or irreflexive relation: what explanations show */
-		if (!s->negated && s->check != CC_ACYCLIC)
-			c->ax_chk[c->nax - 1] = r;
+			      s->check == CC_ACYCLIC ? MC_ACYCLIC
+			      : s->check == CC_EMPTY ? MC_EMPTY : MC_IRREFLEXIVE,
+			      s->negated, f, s->negated ? NULL : r);
 	}
 	return 1;
 }
@@ -223,7 +215,7 @@ static int run_stmt(struct comp *c, const struct cat_stmt *s)
 			rel_t base = rel_diff(rc, rel_inter(rc, v->order_base, v->r),
 					      rel_id(rc, set_all(rc)));
 			c->bad |= v->under;
-			cc_add_axiom(c, arena_printf(c->a, "%s-extends-base", s->name),
+			cc_add_axiom(c, arena_printf(c->a, "%s-extends-base", s->name), MC_EMPTY,
 				  rel_is_empty(rc, rel_diff(rc, base, x)));
 		} else {
 			x = rel_inter(rc, rel_union(rc, c->enc->rf, c->enc->co), v->r);
@@ -234,7 +226,7 @@ static int run_stmt(struct comp *c, const struct cat_stmt *s)
 			 * an empty member leaves herd7's cross empty. */
 			if (v->keys) {
 				c->bad |= v->over;
-				cc_add_axiom(c, arena_printf(c->a, "%s-chosen", s->name),
+				cc_add_axiom(c, arena_printf(c->a, "%s-chosen", s->name), MC_EMPTY,
 					  set_is_empty(rc, set_diff(rc, v->keys, set_range(rc, x))));
 			}
 		}
@@ -254,14 +246,42 @@ static int run_file(struct comp *c, const struct cat_file *f)
 	return 1;
 }
 
-/* The names whose relations explanations and pictures show. */
+/* The relations of out: the names explanations and pictures show (one
+ * the cat never builds stays empty), then each axiom's, named by it. */
 static void keep_rels(struct comp *c, struct lkmm *out)
 {
+	int n = LR_COUNT;
+	for (int a = 0; a < c->nax; a++)
+		n += c->ax_rel[a] != NULL;
+	struct model_rel *rel = arena_alloc(c->a, (size_t)n * sizeof *rel);
+	memset(rel, 0, (size_t)n * sizeof *rel);
 	for (int r = 0; r < LR_COUNT; r++) {
 		struct val *v = cc_lookup(c->env, lkmm_rel_name((enum lkmm_rel)r));
-		/* (one never used stays unbuilt: empty) */
-		out->rel[r] = v && v->k == VK_REL ? v->r : rel_new(c->rc);
+		rel[r].name = lkmm_rel_name((enum lkmm_rel)r);
+		rel[r].r = v && v->k == VK_REL ? v->r : rel_new(c->rc);
 	}
+	n = LR_COUNT;
+	for (int a = 0; a < c->nax; a++)
+		if (c->ax_rel[a]) {
+			rel[n] = (struct model_rel){.name = c->ax[a].name, .r = c->ax_rel[a]};
+			c->ax[a].rel = n++;
+		}
+	out->rel = rel;
+	out->nrels = n;
+}
+
+/* The flags of out, in alphabetical order, as herd7 prints them. */
+static void keep_flags(struct comp *c, struct lkmm *out)
+{
+	struct model_flag *fl = arena_alloc(c->a, ((size_t)c->nfl + 1) * sizeof *fl);
+	for (int i = 0; i < c->nfl; i++) {
+		int j = i;
+		for (; j > 0 && strcmp(fl[j - 1].name, c->fl_name[i]) > 0; j--)
+			fl[j] = fl[j - 1];
+		fl[j] = (struct model_flag){c->fl_name[i], c->fl[i]};
+	}
+	out->flag = fl;
+	out->nflags = c->nfl;
 }
 
 static int compile_once(struct cat_model *m, struct encoding *enc, uint64_t exact,
@@ -278,30 +298,13 @@ static int compile_once(struct cat_model *m, struct encoding *enc, uint64_t exac
 	m->checked = 1;
 	memset(out, 0, sizeof *out);
 	keep_rels(&c, out);
-	for (int f = 0; f < FL_COUNT; f++)
-		out->flag[f] = Z3_mk_false(enc->z);
-	/* flags in alphabetical order, as herd7 prints them */
-	for (int i = 1; i < c.nfl; i++)
-		for (int j = i; j > 0 && strcmp(c.fl_name[j - 1], c.fl_name[j]) > 0; j--) {
-			const char *tn = c.fl_name[j];
-			c.fl_name[j] = c.fl_name[j - 1];
-			c.fl_name[j - 1] = tn;
-			Z3_ast tf = c.fl[j];
-			c.fl[j] = c.fl[j - 1];
-			c.fl[j - 1] = tf;
-			rel_t tr = c.fl_rel[j];
-			c.fl_rel[j] = c.fl_rel[j - 1];
-			c.fl_rel[j - 1] = tr;
-		}
-	out->ncat_axioms = c.nax;
-	out->cat_axiom = c.ax;
-	out->cat_acyclic = c.ax_rel;
-	out->cat_checked = c.ax_chk;
+	keep_flags(&c, out);
+	out->naxioms = c.nax;
+	out->axiom = c.ax;
+	out->label = lkmm_labels;
+	out->nlabels = lkmm_nlabels;
+	out->race_flag = out->race = -1;
 	out->rcu_unconverged = c.unconverged;
-	out->cat_axiom_name = c.ax_name;
-	out->ncat_flags = c.nfl;
-	out->cat_flag = c.fl;
-	out->cat_flag_name = c.fl_name;
 	*bad = c.bad & ~exact;
 	return 1;
 }

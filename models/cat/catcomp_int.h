@@ -155,18 +155,14 @@ struct comp {
 	uint64_t bad;           /* sites found to need it */
 	struct env *env;        /* current environment */
 	/* results */
-	const char **ax_name;   /* axioms: names */
-	Z3_ast *ax;             /* axioms: formulas */
+	struct model_axiom *ax; /* axioms (their rel set by compile_once) */
 	int nax, ax_cap;        /* count, capacity */
 	const char **fl_name;   /* flags: names (merged by name) */
 	Z3_ast *fl;             /* flags: formulas */
-	rel_t *fl_rel;          /* flags: the relation (for explanations) */
 	int nfl, fl_cap;        /* count, capacity */
 	int depth;              /* call depth */
-	rel_t *ax_rel;          /* axioms: the relation of an acyclic one,
-				 * else NULL (for the violation formula) */
-	rel_t *ax_chk;          /* axioms: the relation of an empty or
-				 * irreflexive one, else NULL */
+	rel_t *ax_rel;          /* axioms: the relation of a check not
+				 * negated, else NULL */
 	int stages;             /* > 0: the build for cubes' violation
 				 * question: closures Horn (made exact by
 				 * rel_exact_defs), every let rec this many
@@ -271,6 +267,6 @@ void cc_lib_cos_opt(struct comp *c, const struct cat_stmt *at);
  * name and type, and learns the sites that must be exact. */
 int cc_check_model(struct cat_model *m, struct diag *d);
 /* Add an axiom named name that holds iff f does. */
-void cc_add_axiom(struct comp *c, const char *name, Z3_ast f);
+void cc_add_axiom(struct comp *c, const char *name, enum model_check kind, Z3_ast f);
 
 #endif

@@ -282,10 +282,10 @@ void cc_lib_cos_opt(struct comp *c, const struct cat_stmt *at)
 	uint64_t over = W->over | R->over | rf->over | co0->over;
 	uint64_t under = W->under | R->under | rf->under | co0->under;
 	c->bad |= under;
-	cc_add_axiom(c, "ConsCo", rel_acyclic(rc, base, "ConsCo"));
+	cc_add_axiom(c, "ConsCo", MC_ACYCLIC, rel_acyclic(rc, base, "ConsCo"));
 	rel_t lin = rel_inter(rc, rel_cross(rc, w, w), c->enc->loc);
 	rel_t co = rel_diff(rc, rel_inter(rc, c->enc->co, lin), id);
-	cc_add_axiom(c, "co-extends-base",
+	cc_add_axiom(c, "co-extends-base", MC_EMPTY,
 		  rel_is_empty(rc, rel_diff(rc, rel_diff(rc, rel_inter(rc, base, lin), id), co)));
 	rel_t coi = rel_inter(rc, co, c->enc->int_);
 	rel_t fr = rel_diff(rc, rel_seq(rc, invrf, co), id);
