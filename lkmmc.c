@@ -432,17 +432,18 @@ struct run {
 };
 
 /* Parse one file and do what the options say; its exit status
- * (common/exitcode.h): OK, ERROR (res->error says why, also on err),
- * CODE_FAILS or UNROLL_LIMIT.  res (zeroed): the check's result, or only
- * the error when there was no check. */
+ * (common/exitcode.h): OK, ERROR (res->error says why, also on err_line,
+ * after every warning on err), CODE_FAILS or UNROLL_LIMIT.  res (zeroed):
+ * the check's result, or only the error when there was no check.  out
+ * NULL: the answer is only in res (--json). */
 static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
-		       struct check_result *res)
+		       FILE *err_line, struct check_result *res)
 {
 	struct diag d = {0};
 	int status = LKMMC_EXIT_OK;
 	struct ir_program *prog = frontend_parse_file(run->fe, path, &d);
 	if (!prog) {
-		diag_print(&d, err);
+		diag_print(&d, err_line);
 		res->error = d;
 		return LKMMC_EXIT_ERROR;
 	}
@@ -450,17 +451,17 @@ static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
 		status = repair_file(&run->opt->repair, &run->opt->check, run->fe,
 				     path, out, err, &d);
 		if (status == LKMMC_EXIT_ERROR)
-			diag_print(&d, err);
+			diag_print(&d, err_line);
 	} else if (run->opt->dump_ir) {
 		ir_dump(prog, out);
 	} else if (run->opt->to_c) {
 		if (!ir_to_c(prog, out, &d)) {
-			diag_print(&d, err);
+			diag_print(&d, err_line);
 			status = LKMMC_EXIT_ERROR;
 		}
 	} else if (run->kmod) {
 		if (!kmod_generate(run->kmod, prog, &d)) {
-			diag_print(&d, err);
+			diag_print(&d, err_line);
 			status = LKMMC_EXIT_ERROR;
 		}
 	} else {
@@ -468,7 +469,7 @@ static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
 		int r = checker_run(run->checker, prog, out, res);
 		d = res->error;
 		if (!r) {
-			diag_print(&d, err);
+			diag_print(&d, err_line);
 			status = LKMMC_EXIT_ERROR;
 		} else if (r & CHECK_CODE_FAILS) {
 			status = LKMMC_EXIT_CODE_FAILS;
@@ -476,7 +477,8 @@ static int handle_file(struct run *run, const char *path, FILE *out, FILE *err,
 			status = LKMMC_EXIT_UNROLL_LIMIT;
 		}
 	}
-	fflush(out);
+	if (out)
+		fflush(out);
 	ir_program_free(prog);
 	res->error = d;
 	return status;
@@ -500,9 +502,9 @@ static void result_row(const struct check_result *res, struct batch_row *row)
 	row->nstates = res->nstates;
 }
 
-/* One file: its answer as text, or with --json as one JSON object made
- * from that text (its messages still go to err as well); its --times
- * row from its result (a batch_fn, cli/batch.h). */
+/* One file: its answer as text, or with --json as one JSON object
+ * rendered from its result (its messages still go to err as well); its
+ * --times row from its result (a batch_fn, cli/batch.h). */
 static int run_file(void *ctx, const char *path, FILE *out, FILE *err,
 		    struct batch_row *row)
 {
@@ -510,32 +512,35 @@ static int run_file(void *ctx, const char *path, FILE *out, FILE *err,
 	struct check_result res = {0};
 	int status;
 	if (!run->opt->json) {
-		status = handle_file(run, path, out, err, &res);
+		status = handle_file(run, path, out, err, err, &res);
 		result_row(&res, row);
 		check_result_free(&res);
 		return status;
 	}
-	char *text = NULL, *msgs = NULL;
-	size_t text_len = 0, msgs_len = 0;
-	FILE *tf = open_memstream(&text, &text_len);
+	/* the messages, and apart the error's own line (the JSON's "error"
+	 * object), which comes last on err */
+	char *msgs = NULL, *eline = NULL;
+	size_t msgs_len = 0, eline_len = 0;
 	FILE *mf = open_memstream(&msgs, &msgs_len);
-	if (!tf || !mf)
+	FILE *ef = open_memstream(&eline, &eline_len);
+	if (!mf || !ef)
 		abort();
-	status = handle_file(run, path, tf, mf, &res);
-	fclose(tf);
+	status = handle_file(run, path, NULL, mf, ef, &res);
 	fclose(mf);
+	fclose(ef);
 	result_row(&res, row);
 	struct json_test jt = {
 		.file = path, .model = model_name(run->opt), .status = status,
 		.error = res.error.set ? &res.error : NULL,
-		.text = text, .text_len = text_len,
+		.result = &res,
 		.messages = msgs, .messages_len = msgs_len,
 	};
 	json_test_write(out, &jt);
 	fflush(out);
 	fwrite(msgs, 1, msgs_len, err);
-	free(text);
+	fwrite(eline, 1, eline_len, err);
 	free(msgs);
+	free(eline);
 	check_result_free(&res);
 	return status;
 }

@@ -5,8 +5,9 @@
  * condition with a witness execution and the one that never does with
  * the axioms that forbid it (--explain).  Each model lowers the test with
  * its own .def, so the program is parsed and encoded once per model.  It
- * does not compare anything but herd7's output lines (Time lines left out);
- * which answer says Never is the checker's result (solver/result.h).
+ * compares the two answers as printed without their Time lines, each
+ * rendered from the checker's result (solver/result.h), whose states,
+ * flags and verdict say what differs; it reads no printed text back.
  * One file at a time is model_diff_file, a batch_fn (cli/batch.h): the
  * caller runs it serially or in -j workers and tallies what it printed
  * (model_diff_count); a file's --timeout covers all of its checks, both
@@ -73,12 +74,7 @@ static char *answer(struct side *s, const char *path, int witness, int explain,
 	o.timeout_ms = left_ms;
 	struct checker *c = checker_new(&o);
 	checker_set_err(c, err);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	int r = m ? checker_run(c, prog, m, res) : 0;
-	if (m)
-		fclose(m);
+	int r = checker_run(c, prog, NULL, res);
 	if (!r && res->error.set)
 		d = res->error;
 	checker_free(c);
@@ -86,53 +82,39 @@ static char *answer(struct side *s, const char *path, int witness, int explain,
 	if (!r) {
 		if (d.set)
 			diag_print(&d, err);
-		free(buf);
 		return NULL;
 	}
-	/* drop the Time line: it always differs */
-	char *w = buf;
-	for (char *l = buf; *l;) {
-		char *nl = strchr(l, '\n');
-		size_t n = nl ? (size_t)(nl - l) + 1 : strlen(l);
-		if (strncmp(l, "Time ", 5) != 0) {
-			memmove(w, l, n);
-			w += n;
-		}
-		l += n;
-	}
-	*w = 0;
+	/* without the Time line: it always differs */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		abort();
+	check_result_print(res, m, 0);
+	fclose(m);
 	return buf;
 }
 
-/* The lines of answer a that list its final states ("States N" up to the
- * "Ok"/"No" line) and its flags ("Flag name"), in order, each with its
- * '\n'; *nstates of them are states. */
-static char **outcome_lines(const char *a, int *n, int *nstates)
+/* r's final states as printed ("0:r0=1; [x]=1;\n") then its flags'
+ * names, each a string, in order; *nstates of them are states. */
+static char **outcome_lines(const struct check_result *r, int *n, int *nstates)
 {
-	char **v = NULL;
-	int cap = 0, in_states = 0;
-	*n = *nstates = 0;
-	for (const char *l = a; *l;) {
-		const char *nl = strchr(l, '\n');
-		size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
-		int keep = 0;
-		if (strncmp(l, "States ", 7) == 0)
-			in_states = 1;
-		else if (in_states && (strncmp(l, "Ok\n", 3) == 0 || strncmp(l, "No\n", 3) == 0))
-			in_states = 0;
-		else if (in_states)
-			keep = 1, (*nstates)++;
-		else if (strncmp(l, "Flag ", 5) == 0)
-			keep = 1;
-		if (keep) {
-			if (*n == cap)
-				v = xrealloc_array(v, (size_t)(cap = cap ? 2 * cap : 16), sizeof *v);
-			char *c = xmalloc(len + 1);
-			memcpy(c, l, len);
-			c[len] = 0;
-			v[(*n)++] = c;
-		}
-		l += len;
+	long ns = r->nstates >= 0 ? r->states.n : 0;
+	char **v = xcalloc((size_t)ns + (size_t)r->nflags + 1, sizeof *v);
+	*n = 0;
+	for (long i = 0; i < ns; i++) {
+		size_t len = 0;
+		FILE *f = open_memstream(&v[*n], &len);
+		if (!f)
+			abort();
+		check_state_print(&r->states, i, f);
+		fclose(f);
+		++*n;
+	}
+	*nstates = *n;
+	for (int i = 0; i < r->nflags; i++) {
+		v[*n] = xmalloc(strlen(r->flags[i]) + 2);
+		sprintf(v[(*n)++], "%s\n", r->flags[i]);
 	}
 	return v;
 }
@@ -149,18 +131,18 @@ static int has_line(char **v, int n, const char *line)
  * flag by flag ("only under DIR: state ..." / "... flag ..."), so that a
  * difference of one state among hundreds is seen without a diff of the
  * two answers; nothing when only the verdict's counts differ. */
-static void print_changes(FILE *out, struct side *s, char *const a[2])
+static void print_changes(FILE *out, struct side *s, const struct check_result res[2])
 {
 	char **v[2];
 	int n[2], ns[2];
 	for (int k = 0; k < 2; k++)
-		v[k] = outcome_lines(a[k], &n[k], &ns[k]);
+		v[k] = outcome_lines(&res[k], &n[k], &ns[k]);
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < n[k]; i++)
 			if (!has_line(v[1 - k], n[1 - k], v[k][i]))
 				fprintf(out, "only under %s: %s %s", s[k].dir,
 					i < ns[k] ? "state" : "flag",
-					i < ns[k] ? v[k][i] : v[k][i] + 5);
+					v[k][i]);
 	for (int k = 0; k < 2; k++) {
 		for (int i = 0; i < n[k]; i++)
 			free(v[k][i]);
@@ -250,7 +232,7 @@ int model_diff_file(void *ctx, const char *path, FILE *out, FILE *err,
 			}
 		}
 		fprintf(out, "Differs %s\n", path);
-		print_changes(out, s, a);
+		print_changes(out, s, res);
 		for (int k = 0; k < 2; k++)
 			fprintf(out, "--- %s\n%s", s[k].dir, a[k]);
 		fputc('\n', out);

@@ -118,8 +118,8 @@ static enum verdict judge(struct repair_ctx *r, struct checker *chk, const char 
 		r->why = cr.error;
 	}
 	if (keep) {
-		*keep = cr.explanation;
-		cr.explanation = NULL;
+		*keep = cr.explained;
+		cr.explained = NULL;
 	}
 	check_result_free(&cr);
 	ir_program_free(prog);

@@ -1,673 +1,261 @@
 /*
- * json.c - a test's text output translated to one JSON object (see json.h
- * and docs/json.md).
+ * json.c - a test's answer as one JSON object (see json.h and
+ * docs/json.md), rendered from its check's result (solver/result.h).
  *
- * The text is read line by line: the herd7 block (Test ... Time) first,
- * or a whole C program's answer (Program ...), then sections that each
- * end at a blank line: "Witness:", "Explanation:", "Data race:"; any other
- * line is a note (the assertion and unwinding report).  Events are read
- * as solver/readback.c prints them ("P1:27 R y=1  r0 = READ_ONCE(*y)"):
- * thread, line, kind, location, value, source text.  What cannot be read
- * is kept as text, never dropped.  It does not run anything.
+ * Members in the order they always came: the test, herd7's block, a
+ * program's report (its lines), the witness, the explanation (read from
+ * its text by json_text.c), a data race, the notes, the messages, the
+ * error.  Values are written as lkmmc prints them ("1": a number, "x",
+ * "S": strings).  It does not run anything, nor read text lkmmc printed
+ * but the explanation's.
  */
 #include "report/json.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/jsonw.h"
 #include "common/xalloc.h"
+#include "report/json_text.h"
+#include "report/jsonw.h"
+#include "solver/herd7out.h"
 
-/* A piece of the text (not NUL-terminated). */
-struct span {
-	const char *s; /* its first byte */
-	size_t n;      /* its length */
-};
-
-/* A cursor over the lines of a text. */
-struct lines {
-	const char *p; /* the text */
-	size_t len;    /* its length */
-	size_t pos;    /* where the next line starts */
-};
-
-/* The next line (without its newline) into *l; 0 at the end. */
-static int line_next(struct lines *L, struct span *l)
-{
-	if (L->pos >= L->len)
-		return 0;
-	const char *s = L->p + L->pos;
-	const char *nl = memchr(s, '\n', L->len - L->pos);
-	l->s = s;
-	l->n = nl ? (size_t)(nl - s) : L->len - L->pos;
-	L->pos += l->n + (nl ? 1 : 0);
-	return 1;
-}
-
-/* The next line without taking it. */
-static int line_peek(const struct lines *L, struct span *l)
-{
-	struct lines copy = *L;
-	return line_next(&copy, l);
-}
-
-static int starts(struct span l, const char *prefix)
-{
-	size_t k = strlen(prefix);
-	return l.n >= k && memcmp(l.s, prefix, k) == 0;
-}
-
-static struct span after(struct span l, size_t k)
-{
-	return (struct span){l.s + k, l.n - k};
-}
-
-/* The first occurrence of needle in l, or -1. */
-static long find(struct span l, const char *needle)
-{
-	size_t k = strlen(needle);
-	for (size_t i = 0; i + k <= l.n; i++)
-		if (memcmp(l.s + i, needle, k) == 0)
-			return (long)i;
-	return -1;
-}
-
-/* The last occurrence of needle in l, or -1. */
-static long rfind(struct span l, const char *needle)
-{
-	size_t k = strlen(needle);
-	for (size_t i = l.n >= k ? l.n - k + 1 : 0; i-- > 0;)
-		if (memcmp(l.s + i, needle, k) == 0)
-			return (long)i;
-	return -1;
-}
-
-/* A whole number at the start of l, its digits counted in *used. */
-static long number(struct span l, size_t *used)
-{
-	size_t i = 0;
-	long v = 0;
-	int neg = l.n > 0 && l.s[0] == '-';
-	for (i = (size_t)neg; i < l.n && l.s[i] >= '0' && l.s[i] <= '9'; i++)
-		v = v * 10 + (l.s[i] - '0');
-	*used = i > (size_t)neg ? i : 0;
-	return neg ? -v : v;
-}
-
-/* "P<t>:<line>" at the start of l: 1 and the numbers, with their length. */
-static int thread_line(struct span l, long *t, long *line, size_t *used)
-{
-	size_t a, b;
-	if (!starts(l, "P"))
-		return 0;
-	*t = number(after(l, 1), &a);
-	if (!a || 1 + a >= l.n || l.s[1 + a] != ':')
-		return 0;
-	*line = number(after(l, 2 + a), &b);
-	if (!b)
-		return 0;
-	*used = 2 + a + b;
-	return 1;
-}
-
-static void key_span(struct jsonw *w, const char *key, struct span v)
+static void key_str(struct jsonw *w, const char *key, const char *v)
 {
 	jsonw_key(w, key);
-	jsonw_strn(w, v.s, v.n);
+	jsonw_str(w, v);
 }
 
-/* One event as execution_print_event prints it, as fields of the open
- * object: "P1:27 R y=1  r0 = READ_ONCE(*y)", "P1:28 F  smp_rmb()",
- * "init x=0". */
-static void event_fields(struct jsonw *w, struct span e)
+static void key_value(struct jsonw *w, const char *key, const char *v)
 {
-	long text_at = find(e, "  ");
-	struct span head = {e.s, text_at >= 0 ? (size_t)text_at : e.n};
-	long t, line;
-	size_t used;
-	struct span what; /* "R y=1", "F", "x=0" */
-	if (starts(head, "init ")) {
+	jsonw_key(w, key);
+	jsonw_value(w, v, strlen(v));
+}
+
+static void key_long(struct jsonw *w, const char *key, long v)
+{
+	jsonw_key(w, key);
+	jsonw_long(w, v);
+}
+
+/* A write as a source: {"thread": 0, "line": 18, "value": 1} or
+ * {"init": true, "value": 0}. */
+static void write_source(struct jsonw *w, const struct check_write *s)
+{
+	jsonw_obj_begin(w);
+	if (s->thread < 0) {
 		jsonw_key(w, "init");
 		jsonw_bool(w, 1);
-		what = after(head, 5);
-		/* "x=0": a location and its value, with no kind word */
-		jsonw_key(w, "kind");
-		jsonw_str(w, "W");
-	} else if (thread_line(head, &t, &line, &used) && used < head.n &&
-		   head.s[used] == ' ') {
-		jsonw_key(w, "thread");
-		jsonw_long(w, t);
-		jsonw_key(w, "line");
-		jsonw_long(w, line);
-		struct span rest = after(head, used + 1);
-		long sp = find(rest, " ");
-		struct span kind = {rest.s, sp >= 0 ? (size_t)sp : rest.n};
-		key_span(w, "kind", kind);
-		what = sp >= 0 ? after(rest, (size_t)sp + 1) : (struct span){rest.s + rest.n, 0};
 	} else {
-		/* not an event lkmmc prints: kept whole */
-		key_span(w, "raw", e);
-		return;
+		key_long(w, "thread", s->thread);
+		key_long(w, "line", s->line);
 	}
-	if (what.n) {
-		long eq = find(what, "=");
-		key_span(w, "location", (struct span){what.s, eq >= 0 ? (size_t)eq : what.n});
-		if (eq >= 0) {
-			jsonw_key(w, "value");
-			jsonw_value(w, what.s + eq + 1, what.n - (size_t)eq - 1);
-		}
-	}
-	if (text_at >= 0)
-		key_span(w, "text", after(e, (size_t)text_at + 2));
-}
-
-static void write_event(struct jsonw *w, struct span e)
-{
-	jsonw_obj_begin(w);
-	event_fields(w, e);
+	key_value(w, "value", s->value);
 	jsonw_obj_end(w);
 }
 
-/* A write named as the text names it, "P0:18" or "init", with its
- * value: {"thread": 0, "line": 18, "value": 1} or {"init": true, ...}. */
-static void write_source(struct jsonw *w, struct span who, struct span val)
+/* One event, with what it reads from when it shows it. */
+static void write_event(struct jsonw *w, const struct check_event *e)
 {
-	long t, line;
-	size_t used;
 	jsonw_obj_begin(w);
-	if (thread_line(who, &t, &line, &used) && used == who.n) {
-		jsonw_key(w, "thread");
-		jsonw_long(w, t);
-		jsonw_key(w, "line");
-		jsonw_long(w, line);
-	} else {
+	if (e->thread < 0) {
 		jsonw_key(w, "init");
 		jsonw_bool(w, 1);
-	}
-	jsonw_key(w, "value");
-	jsonw_value(w, val.s, val.n);
-	jsonw_obj_end(w);
-}
-
-/* A thread's event line "P0:19 R y=0  r0 = READ_ONCE(*y)  reads 0 from init":
- * the event, with what it reads from. */
-static void write_thread_event(struct jsonw *w, struct span e)
-{
-	long r = rfind(e, "  reads ");
-	struct span src = {0};
-	struct span val = {0};
-	if (r >= 0) {
-		struct span tail = after(e, (size_t)r + 8);
-		long from = rfind(tail, " from ");
-		long t, line;
-		size_t used;
-		if (from >= 0) {
-			val = (struct span){tail.s, (size_t)from};
-			src = after(tail, (size_t)from + 6);
-			if (!(src.n == 4 && memcmp(src.s, "init", 4) == 0) &&
-			    !(thread_line(src, &t, &line, &used) && used == src.n))
-				src.s = NULL; /* "  reads" inside the source text */
-		}
-	}
-	if (!src.s) {
-		write_event(w, e);
-		return;
-	}
-	jsonw_obj_begin(w);
-	event_fields(w, (struct span){e.s, (size_t)r});
-	jsonw_key(w, "reads_from");
-	write_source(w, src, val);
-	jsonw_obj_end(w);
-}
-
-/* "label=value; label=value;" as {"label": value, ...}. */
-static void write_state(struct jsonw *w, struct span l)
-{
-	jsonw_obj_begin(w);
-	size_t i = 0;
-	while (i < l.n) {
-		while (i < l.n && l.s[i] == ' ')
-			i++;
-		struct span item = after(l, i);
-		long semi = find(item, ";");
-		if (semi < 0)
-			semi = (long)item.n;
-		struct span one = {item.s, (size_t)semi};
-		long eq = rfind(one, "=");
-		if (one.n > 0 && eq > 0) {
-			char *k = xmalloc((size_t)eq + 1);
-			memcpy(k, one.s, (size_t)eq);
-			k[eq] = '\0';
-			jsonw_key(w, k);
-			free(k);
-			jsonw_value(w, one.s + eq + 1, one.n - (size_t)eq - 1);
-		}
-		i += (size_t)semi + 1;
-	}
-	jsonw_obj_end(w);
-}
-
-/* The arrays of an execution's object, opened as their lines come. */
-struct exec_writer {
-	struct jsonw *w;  /* where */
-	const char *open; /* the array open now ("events", "co", "fr"), or NULL */
-};
-
-static void exec_array(struct exec_writer *x, const char *key)
-{
-	if (x->open == key || (x->open && key && strcmp(x->open, key) == 0))
-		return;
-	if (x->open)
-		jsonw_arr_end(x->w);
-	x->open = key;
-	if (key) {
-		jsonw_key(x->w, key);
-		jsonw_arr_begin(x->w);
-	}
-}
-
-/* "co x: 0 (init) -> 1 (P0:18)" */
-static void write_co(struct jsonw *w, struct span l)
-{
-	long colon = find(l, ": ");
-	jsonw_obj_begin(w);
-	if (colon < 0) {
-		key_span(w, "raw", l);
-		jsonw_obj_end(w);
-		return;
-	}
-	key_span(w, "location", (struct span){l.s, (size_t)colon});
-	jsonw_key(w, "writes");
-	jsonw_arr_begin(w);
-	struct span rest = after(l, (size_t)colon + 2);
-	while (rest.n) {
-		long arrow = find(rest, " -> ");
-		struct span one = {rest.s, arrow >= 0 ? (size_t)arrow : rest.n};
-		long paren = rfind(one, " (");
-		if (paren >= 0 && one.s[one.n - 1] == ')') {
-			write_source(w, (struct span){one.s + paren + 2, one.n - (size_t)paren - 3},
-				     (struct span){one.s, (size_t)paren});
-		} else {
-			jsonw_obj_begin(w);
-			key_span(w, "raw", one);
-			jsonw_obj_end(w);
-		}
-		rest = arrow >= 0 ? after(rest, (size_t)arrow + 4) : (struct span){rest.s + rest.n, 0};
-	}
-	jsonw_arr_end(w);
-	jsonw_obj_end(w);
-}
-
-/* One line of an execution as execution_print prints it (two spaces of
- * indent); 0 when it is not one. */
-static int exec_line(struct exec_writer *x, struct span l)
-{
-	struct jsonw *w = x->w;
-	long t, line;
-	size_t used;
-	if (starts(l, "    P") && thread_line(after(l, 4), &t, &line, &used)) {
-		exec_array(x, "events");
-		write_thread_event(w, after(l, 4));
-	} else if (starts(l, "  P") && l.s[l.n - 1] == ':' && l.n >= 5) {
-		/* a thread's header: its events carry their thread */
-	} else if (starts(l, "  co ")) {
-		exec_array(x, "co");
-		write_co(w, after(l, 5));
-	} else if (starts(l, "  fr: ")) {
-		struct span rest = after(l, 6);
-		long arrow = find(rest, "  -->  ");
-		if (arrow < 0)
-			return 0;
-		exec_array(x, "fr");
-		jsonw_obj_begin(w);
-		jsonw_key(w, "read");
-		write_event(w, (struct span){rest.s, (size_t)arrow});
-		jsonw_key(w, "write");
-		write_event(w, after(rest, (size_t)arrow + 7));
-		jsonw_obj_end(w);
-	} else if (starts(l, "  final:")) {
-		exec_array(x, NULL);
-		jsonw_key(w, "final");
-		write_state(w, after(l, 8));
-	} else if (starts(l, "  re-checked against the model: ")) {
-		exec_array(x, NULL);
-		jsonw_key(w, "rechecked");
-		jsonw_bool(w, starts(after(l, 32), "consistent"));
 	} else {
-		return 0;
+		key_long(w, "thread", e->thread);
+		key_long(w, "line", e->line);
 	}
-	return 1;
-}
-
-/* Lines of an execution up to a blank line or one that is not part of it
- * (left unread), as an object's fields. */
-static void write_execution(struct jsonw *w, struct lines *L)
-{
-	struct exec_writer x = {w, NULL};
-	struct span l;
-	jsonw_obj_begin(w);
-	while (line_peek(L, &l) && l.n > 0 && exec_line(&x, l))
-		line_next(L, &l);
-	exec_array(&x, NULL);
+	key_str(w, "kind", e->kind);
+	if (e->loc)
+		key_str(w, "location", e->loc);
+	if (e->value)
+		key_value(w, "value", e->value);
+	if (e->text)
+		key_str(w, "text", e->text);
+	if (e->reads) {
+		jsonw_key(w, "reads_from");
+		write_source(w, &e->from);
+	}
 	jsonw_obj_end(w);
 }
 
-/* One line into the array of strings under key, opened by the first
- * (*open: whether it is open). */
-static void line_item(struct jsonw *w, const char *key, int *open, struct span l)
+/* An execution's members (events, co, fr: only when there are some;
+ * final) into the open object. */
+static void execution_fields(struct jsonw *w, const struct check_execution *x)
 {
-	if (!*open) {
-		jsonw_key(w, key);
+	if (x->nevents) {
+		jsonw_key(w, "events");
 		jsonw_arr_begin(w);
-		*open = 1;
-	}
-	jsonw_strn(w, l.s, l.n);
-}
-
-/* The lines of a section no reader took, as text. */
-static void write_rest(struct jsonw *w, struct lines *L, const char *key)
-{
-	struct span l;
-	int open = 0;
-	while (line_peek(L, &l) && l.n > 0) {
-		line_next(L, &l);
-		line_item(w, key, &open, l);
-	}
-	if (open)
+		for (int i = 0; i < x->nevents; i++)
+			write_event(w, &x->events[i]);
 		jsonw_arr_end(w);
-}
-
-/* A section's title line taken, as the key of an object opened for it;
- * the title is put in *title. */
-static void section_begin(struct jsonw *w, struct lines *L, const char *key,
-			  struct span *title)
-{
-	line_next(L, title);
-	jsonw_key(w, key);
-	jsonw_obj_begin(w);
-}
-
-/* The section's lines no reader took, as "unread", and its end. */
-static void section_end(struct jsonw *w, struct lines *L)
-{
-	write_rest(w, L, "unread");
-	jsonw_obj_end(w);
-}
-
-/* "Witness: an execution reaching the condition" and its execution. */
-static void write_witness(struct jsonw *w, struct lines *L)
-{
-	struct span l;
-	line_next(L, &l);
-	jsonw_key(w, "witness");
-	write_execution(w, L);
-	write_rest(w, L, "witness_unread");
-}
-
-/* "      --[rmb: smp_rmb() line 28]--> P1:29 R x=0  r1 = READ_ONCE(*x)" */
-static void write_step(struct jsonw *w, struct span from, struct span l)
-{
-	long open = find(l, "--[");
-	long close = find(l, "]--> ");
-	jsonw_obj_begin(w);
-	jsonw_key(w, "from");
-	write_event(w, from);
-	if (open < 0 || close < open) {
-		key_span(w, "raw", l);
-		jsonw_obj_end(w);
-		return;
 	}
-	struct span inside = {l.s + open + 3, (size_t)(close - open - 3)};
-	long colon = find(inside, ": ");
-	long at = rfind(inside, " line ");
-	key_span(w, "relation", (struct span){inside.s, colon >= 0 ? (size_t)colon : inside.n});
-	if (colon >= 0 && at > colon) {
-		jsonw_key(w, "fence");
-		jsonw_obj_begin(w);
-		key_span(w, "text", (struct span){inside.s + colon + 2, (size_t)(at - colon - 2)});
-		size_t used;
-		jsonw_key(w, "line");
-		jsonw_long(w, number(after(inside, (size_t)at + 6), &used));
-		jsonw_obj_end(w);
-	}
-	jsonw_key(w, "to");
-	write_event(w, after(l, (size_t)close + 5));
-	jsonw_obj_end(w);
-}
-
-/* "Explanation: the condition is never reached because of A B", then per
- * axiom "  A WHAT:" and its steps, then the execution. */
-static void write_explanation(struct jsonw *w, struct lines *L)
-{
-	struct span l;
-	section_begin(w, L, "explanation", &l);
-	const char *because = "Explanation: the condition is never reached because of";
-	jsonw_key(w, "axioms");
-	jsonw_arr_begin(w);
-	if (starts(l, because)) {
-		struct span rest = after(l, strlen(because));
-		while (rest.n) {
-			while (rest.n && rest.s[0] == ' ')
-				rest = after(rest, 1);
-			long sp = find(rest, " ");
-			size_t k = sp >= 0 ? (size_t)sp : rest.n;
-			if (k)
-				jsonw_strn(w, rest.s, k);
-			rest = after(rest, k);
-		}
-	}
-	jsonw_arr_end(w);
-	if (!starts(l, because))
-		key_span(w, "note", after(l, 13));
-	int in_violation = 0, in_cycle = 0;
-	struct span from = {0};
-	while (line_peek(L, &l) && l.n > 0) {
-		if (starts(l, "  in this execution")) {
-			line_next(L, &l);
-			break;
-		}
-		line_next(L, &l);
-		if (starts(l, "      --[")) {
-			if (!in_cycle) {
-				jsonw_key(w, "steps");
-				jsonw_arr_begin(w);
-				in_cycle = 1;
-			}
-			write_step(w, from, l);
-			long close = find(l, "]--> ");
-			if (close >= 0)
-				from = after(l, (size_t)close + 5);
-			continue;
-		}
-		if (starts(l, "    ")) {
-			from = after(l, 4);
-			continue;
-		}
-		/* "  A WHAT:" or "  A: note" */
-		if (in_cycle)
-			jsonw_arr_end(w);
-		if (in_violation)
-			jsonw_obj_end(w);
-		else {
-			jsonw_key(w, "violations");
+	if (x->nco) {
+		jsonw_key(w, "co");
+		jsonw_arr_begin(w);
+		for (int i = 0; i < x->nco; i++) {
+			jsonw_obj_begin(w);
+			key_str(w, "location", x->co[i].loc);
+			jsonw_key(w, "writes");
 			jsonw_arr_begin(w);
+			for (int j = 0; j < x->co[i].nwrites; j++)
+				write_source(w, &x->co[i].writes[j]);
+			jsonw_arr_end(w);
+			jsonw_obj_end(w);
 		}
-		in_cycle = 0;
-		in_violation = 1;
-		struct span body = after(l, starts(l, "  ") ? 2 : 0);
-		long colon = find(body, ": ");
-		long sp = find(body, " ");
-		jsonw_obj_begin(w);
-		if (colon >= 0 && (sp < 0 || colon < sp)) {
-			key_span(w, "axiom", (struct span){body.s, (size_t)colon});
-			key_span(w, "note", after(body, (size_t)colon + 2));
-		} else {
-			size_t k = sp >= 0 ? (size_t)sp : body.n;
-			key_span(w, "axiom", (struct span){body.s, k});
-			struct span what = after(body, k < body.n ? k + 1 : k);
-			if (what.n && what.s[what.n - 1] == ':')
-				what.n--;
-			key_span(w, "what", what);
-		}
-	}
-	if (in_cycle)
-		jsonw_arr_end(w);
-	if (in_violation) {
-		jsonw_obj_end(w);
 		jsonw_arr_end(w);
 	}
-	if (line_peek(L, &l) && l.n > 0 && starts(l, "  ")) {
-		jsonw_key(w, "execution");
-		write_execution(w, L);
+	if (x->nfr) {
+		jsonw_key(w, "fr");
+		jsonw_arr_begin(w);
+		for (int i = 0; i < x->nfr; i++) {
+			jsonw_obj_begin(w);
+			jsonw_key(w, "read");
+			write_event(w, &x->fr[i].read);
+			jsonw_key(w, "write");
+			write_event(w, &x->fr[i].write);
+			jsonw_obj_end(w);
+		}
+		jsonw_arr_end(w);
 	}
-	section_end(w, L);
+	jsonw_key(w, "final");
+	jsonw_obj_begin(w);
+	for (int i = 0; i < x->nfinal; i++)
+		key_value(w, x->final[i].label, x->final[i].value);
+	jsonw_obj_end(w);
 }
 
-/* "Data race: EVENT", "      and: EVENT", "  in this execution:", ... */
-static void write_race(struct jsonw *w, struct lines *L)
+static void write_states(struct jsonw *w, const struct check_states *st)
 {
-	struct span l;
-	section_begin(w, L, "race", &l);
-	jsonw_key(w, "accesses");
+	char buf[24];
 	jsonw_arr_begin(w);
-	write_event(w, after(l, 11));
-	if (line_peek(L, &l) && starts(l, "      and: ")) {
-		line_next(L, &l);
-		write_event(w, after(l, 11));
+	for (long i = 0; i < st->n; i++) {
+		jsonw_obj_begin(w);
+		for (int c = 0; c < st->ncols; c++)
+			key_value(w, st->cols[c],
+				  check_value_text(st, check_state_value(st, i, c), buf));
+		jsonw_obj_end(w);
 	}
 	jsonw_arr_end(w);
-	if (line_peek(L, &l) && starts(l, "  in this execution")) {
-		line_next(L, &l);
-		jsonw_key(w, "execution");
-		write_execution(w, L);
-	}
-	section_end(w, L);
 }
 
-/* What the herd7 block says, read before anything is written. */
-struct block {
-	struct span test;       /* "Test NAME ..." */
-	struct span quant;      /* "Condition Q COND" */
-	struct span cond;
-	struct span verdict;    /* "Observation NAME V P N" */
-	struct span time;       /* "Time NAME T" */
-	long pos, neg;          /* "Positive: P Negative: N" */
-	int ok, loop;           /* "Ok", "No", "Loop Ok", ... */
-	long nstates;           /* "States N", -1 when absent */
-	struct span states;     /* its N lines */
-	struct span flags;      /* the "Flag X" lines, contiguous */
-	int nflags;             /* how many */
-	int have;               /* 1: a block was read */
-};
-
-/* Read the herd7 block at the start of L (L moves past it). */
-static void read_block(struct lines *L, struct block *b)
+/* herd7's block: its Positive/Negative line's counts (~exists: the
+ * negation's), its Time line's seconds as printed. */
+static void write_block(struct jsonw *w, const struct check_result *r)
 {
-	struct span l;
-	*b = (struct block){.nstates = -1};
-	if (!line_peek(L, &l) || !starts(l, "Test "))
-		return;
-	b->have = 1;
-	while (line_next(L, &l) && l.n > 0) {
-		size_t used;
-		if (starts(l, "Test ")) {
-			struct span rest = after(l, 5);
-			long sp = rfind(rest, " ");
-			b->test = (struct span){rest.s, sp >= 0 ? (size_t)sp : rest.n};
-		} else if (starts(l, "States ")) {
-			b->nstates = number(after(l, 7), &used);
-			b->states = (struct span){L->p + L->pos, 0};
-			for (long i = 0; i < b->nstates && line_next(L, &l); i++)
-				b->states.n = (size_t)(l.s + l.n - b->states.s);
-		} else if (starts(l, "Loop ") || starts(l, "Ok") || starts(l, "No")) {
-			b->loop = starts(l, "Loop ");
-			b->ok = starts(after(l, b->loop ? 5 : 0), "Ok");
-		} else if (starts(l, "Positive: ")) {
-			b->pos = number(after(l, 10), &used);
-			long ng = find(l, "Negative: ");
-			if (ng >= 0)
-				b->neg = number(after(l, (size_t)ng + 10), &used);
-		} else if (starts(l, "Flag ")) {
-			if (!b->nflags++)
-				b->flags.s = l.s;
-			b->flags.n = (size_t)(l.s + l.n - b->flags.s);
-		} else if (starts(l, "Condition ")) {
-			struct span rest = after(l, 10);
-			long sp = find(rest, " ");
-			b->quant = (struct span){rest.s, sp >= 0 ? (size_t)sp : rest.n};
-			b->cond = sp >= 0 ? after(rest, (size_t)sp + 1) : (struct span){rest.s + rest.n, 0};
-		} else if (starts(l, "Observation ")) {
-			struct span rest = after(l, 12 + b->test.n + 1);
-			long sp = find(rest, " ");
-			b->verdict = (struct span){rest.s, sp >= 0 ? (size_t)sp : rest.n};
-		} else if (starts(l, "Time ")) {
-			b->time = after(l, 5 + b->test.n + 1);
-		}
-	}
-}
-
-static void write_block(struct jsonw *w, const struct block *b)
-{
-	key_span(w, "quantifier", b->quant);
-	key_span(w, "condition", b->cond);
-	key_span(w, "verdict", b->verdict);
+	int swap = r->quant == IR_Q_NOT_EXISTS;
+	key_str(w, "quantifier", herd7_quant_text(r->quant));
+	key_str(w, "condition", r->cond_text ? r->cond_text : "");
+	key_str(w, "verdict", check_verdict_word(r->verdict));
 	jsonw_key(w, "ok");
-	jsonw_bool(w, b->ok);
+	jsonw_bool(w, r->validated);
 	jsonw_key(w, "loop");
-	jsonw_bool(w, b->loop);
-	jsonw_key(w, "positive");
-	jsonw_long(w, b->pos);
-	jsonw_key(w, "negative");
-	jsonw_long(w, b->neg);
+	jsonw_bool(w, r->loop);
+	key_long(w, "positive", swap ? r->neg : r->pos);
+	key_long(w, "negative", swap ? r->pos : r->neg);
 	jsonw_key(w, "flags");
 	jsonw_arr_begin(w);
-	struct lines fl = {b->flags.s, b->flags.n, 0};
-	struct span l;
-	while (b->nflags && line_next(&fl, &l))
-		if (starts(l, "Flag "))
-			jsonw_strn(w, l.s + 5, l.n - 5);
+	for (int f = 0; f < r->nflags; f++)
+		jsonw_str(w, r->flags[f]);
 	jsonw_arr_end(w);
 	jsonw_key(w, "nstates");
-	if (b->nstates >= 0)
-		jsonw_long(w, b->nstates);
+	if (r->nstates >= 0)
+		jsonw_long(w, r->nstates);
 	else
 		jsonw_null(w);
 	jsonw_key(w, "states");
-	if (b->nstates < 0) {
-		jsonw_null(w);
-	} else {
-		jsonw_arr_begin(w);
-		struct lines sl = {b->states.s, b->states.n, 0};
-		while (line_next(&sl, &l))
-			write_state(w, l);
-		jsonw_arr_end(w);
-	}
-	/* the Time line's seconds, as a number */
-	char secs[32] = "";
-	if (b->time.n < sizeof secs)
-		memcpy(secs, b->time.s, b->time.n);
-	secs[b->time.n < sizeof secs ? b->time.n : 0] = '\0';
-	jsonw_key(w, "time");
-	if (secs[0])
-		jsonw_double(w, strtod(secs, NULL));
+	if (r->nstates >= 0)
+		write_states(w, &r->states);
 	else
 		jsonw_null(w);
+	char secs[32];
+	snprintf(secs, sizeof secs, "%.2f", r->seconds);
+	jsonw_key(w, "time");
+	jsonw_double(w, strtod(secs, NULL));
+}
+
+/* Each non-empty line of text (a part the result holds as text) to
+ * *notes. */
+static void text_lines(const char *text, struct json_note **notes, size_t *n, size_t *cap)
+{
+	for (const char *l = text; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		if (len) {
+			XGROW(*notes, *cap, *n + 1, 8);
+			(*notes)[(*n)++] = (struct json_note){l, len};
+		}
+		l += len + (nl ? 1 : 0);
+	}
 }
 
 /* Lines as an array of strings under key (none: no key). */
-static void write_line_array(struct jsonw *w, const char *key, const char *p, size_t n,
-			     const struct diag *skip)
+static void write_lines(struct jsonw *w, const char *key, const struct json_note *l, size_t n)
 {
-	struct lines L = {p, n, 0};
-	struct span l;
-	int open = 0;
-	while (line_next(&L, &l)) {
-		/* the error's own line is the "error" object */
-		if (l.n && !(skip && find(l, ": error: ") >= 0 && find(l, skip->msg) >= 0))
-			line_item(w, key, &open, l);
+	if (!n)
+		return;
+	jsonw_key(w, key);
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_strn(w, l[i].s, l[i].n);
+	jsonw_arr_end(w);
+}
+
+/* A program's answer: every line it printed, as "output". */
+static void write_program(struct jsonw *w, const struct check_result *r)
+{
+	struct json_note *lines = NULL;
+	size_t n = 0, cap = 0;
+	text_lines(r->program_text, &lines, &n, &cap);
+	text_lines(r->explanation, &lines, &n, &cap);
+	text_lines(r->notes, &lines, &n, &cap);
+	write_lines(w, "output", lines, n);
+	free(lines);
+}
+
+/* A litmus test's parts after the block. */
+static void write_litmus(struct jsonw *w, const struct check_result *r)
+{
+	struct json_note *notes = NULL;
+	size_t n = 0, cap = 0;
+	if (r->witness) {
+		jsonw_key(w, "witness");
+		jsonw_obj_begin(w);
+		execution_fields(w, r->witness);
+		jsonw_key(w, "rechecked");
+		jsonw_bool(w, r->witness_rechecked);
+		jsonw_obj_end(w);
 	}
-	if (open)
+	json_text_read(w, r->explanation, &notes, &n, &cap);
+	if (r->race) {
+		jsonw_key(w, "race");
+		jsonw_obj_begin(w);
+		jsonw_key(w, "accesses");
+		jsonw_arr_begin(w);
+		write_event(w, &r->race->a);
+		write_event(w, &r->race->b);
 		jsonw_arr_end(w);
+		jsonw_key(w, "execution");
+		jsonw_obj_begin(w);
+		execution_fields(w, &r->race->x);
+		jsonw_obj_end(w);
+		jsonw_obj_end(w);
+	}
+	text_lines(r->notes, &notes, &n, &cap);
+	write_lines(w, "notes", notes, n);
+	free(notes);
+}
+
+/* The messages but the error's own line (the "error" object), which
+ * handle_file printed last. */
+static void write_messages(struct jsonw *w, const struct json_test *t)
+{
+	struct json_note *lines = NULL;
+	size_t n = 0, cap = 0;
+	char *m = t->messages ? strndup(t->messages, t->messages_len) : NULL;
+	text_lines(m, &lines, &n, &cap);
+	write_lines(w, "messages", lines, n);
+	free(lines);
+	free(m);
 }
 
 const char *json_error_kind(enum diag_kind k)
@@ -683,83 +271,42 @@ const char *json_error_kind(enum diag_kind k)
 	return "error";
 }
 
+static void write_error(struct jsonw *w, const struct json_test *t)
+{
+	jsonw_key(w, "error");
+	jsonw_obj_begin(w);
+	key_str(w, "kind", json_error_kind(t->error->kind));
+	key_str(w, "file", t->error->file[0] ? t->error->file : t->file);
+	key_long(w, "line", t->error->line);
+	key_long(w, "col", t->error->col);
+	key_str(w, "message", t->error->msg);
+	jsonw_obj_end(w);
+}
+
 void json_test_write(FILE *out, const struct json_test *t)
 {
 	struct jsonw w;
-	struct lines L = {t->text ? t->text : "", t->text ? t->text_len : 0, 0};
-	struct block b;
-	struct span l;
+	const struct check_result *r = t->result;
+	int block = r && r->verdict != CHECK_VERDICT_NONE;
+	/* a program whose check printed nothing is no "program" yet */
+	int program = r && r->program && r->program_text;
 	jsonw_init(&w, out);
 	jsonw_obj_begin(&w);
-	jsonw_key(&w, "json_version");
-	jsonw_long(&w, LKMMC_JSON_VERSION);
-	read_block(&L, &b);
-	int program = !b.have && line_peek(&L, &l) && starts(l, "Program ");
-	jsonw_key(&w, "test");
-	if (b.have)
-		jsonw_strn(&w, b.test.s, b.test.n);
-	else
-		jsonw_null(&w);
-	jsonw_key(&w, "file");
-	jsonw_str(&w, t->file);
-	jsonw_key(&w, "kind");
-	jsonw_str(&w, program ? "program" : "litmus");
-	jsonw_key(&w, "model");
-	jsonw_str(&w, t->model);
-	jsonw_key(&w, "status");
-	jsonw_long(&w, t->status);
-	if (b.have)
-		write_block(&w, &b);
-	int open = 0;
-	while (program && line_next(&L, &l)) /* a program's answer: as text */
-		if (l.n)
-			line_item(&w, "output", &open, l);
-	if (open)
-		jsonw_arr_end(&w);
-	struct span *notes = NULL;
-	size_t nnotes = 0, cap = 0;
-	while (line_peek(&L, &l)) {
-		if (l.n == 0) {
-			line_next(&L, &l);
-			continue;
-		}
-		if (starts(l, "Witness: ")) {
-			write_witness(&w, &L);
-		} else if (starts(l, "Explanation: ")) {
-			write_explanation(&w, &L);
-		} else if (starts(l, "Data race: ")) {
-			write_race(&w, &L);
-		} else {
-			line_next(&L, &l);
-			XGROW(notes, cap, nnotes + 1, 8);
-			notes[nnotes++] = l;
-		}
-	}
-	if (nnotes) {
-		jsonw_key(&w, "notes");
-		jsonw_arr_begin(&w);
-		for (size_t i = 0; i < nnotes; i++)
-			jsonw_strn(&w, notes[i].s, notes[i].n);
-		jsonw_arr_end(&w);
-	}
-	free(notes);
-	write_line_array(&w, "messages", t->messages, t->messages ? t->messages_len : 0,
-			 t->error);
-	if (t->error) {
-		jsonw_key(&w, "error");
-		jsonw_obj_begin(&w);
-		jsonw_key(&w, "kind");
-		jsonw_str(&w, json_error_kind(t->error->kind));
-		jsonw_key(&w, "file");
-		jsonw_str(&w, t->error->file[0] ? t->error->file : t->file);
-		jsonw_key(&w, "line");
-		jsonw_long(&w, t->error->line);
-		jsonw_key(&w, "col");
-		jsonw_long(&w, t->error->col);
-		jsonw_key(&w, "message");
-		jsonw_str(&w, t->error->msg);
-		jsonw_obj_end(&w);
-	}
+	key_long(&w, "json_version", LKMMC_JSON_VERSION);
+	key_str(&w, "test", block ? r->name : NULL);
+	key_str(&w, "file", t->file);
+	key_str(&w, "kind", program ? "program" : "litmus");
+	key_str(&w, "model", t->model);
+	key_long(&w, "status", t->status);
+	if (block)
+		write_block(&w, r);
+	if (program)
+		write_program(&w, r);
+	else if (r)
+		write_litmus(&w, r);
+	write_messages(&w, t);
+	if (t->error)
+		write_error(&w, t);
 	jsonw_obj_end(&w);
 	fputc('\n', out);
 }

@@ -2,13 +2,13 @@
  * json.h - lkmmc --json: one test's answer as one line of JSON (JSON
  * Lines), the format docs/json.md describes field by field.
  *
- * The object is made from what a test printed in herd7's text format (the
- * States block, then the witness, the explanation, a data race and the
- * assertion/unwinding notes, as solver/check.c prints them), from its
- * messages on stderr, and from its error when it failed (the error's
- * kind as the error carries it, not read from its message).  The text format
- * is lkmmc's contract with herd7's users; the JSON is a translation of it,
- * so both say the same.  It does not check tests nor print the text.
+ * The object is rendered from the check's result (solver/result.h: herd7's
+ * block, the witness, a data race, the assertion/unwinding notes, a C
+ * program's report), from its messages on stderr, and from its error when
+ * it failed (the error's kind as the error carries it).  The explanation
+ * is still text in the result: json_text.c reads it.  herd7's text is
+ * rendered from the same result, so both say the same.  It does not check
+ * tests nor print the text.
  */
 #ifndef LKMMC_JSON_H
 #define LKMMC_JSON_H
@@ -17,12 +17,13 @@
 #include <stdio.h>
 
 #include "common/diag.h"
+#include "solver/result.h"
 
 /* The version of the format, "json_version" in every object: raised when
  * a field changes meaning or goes; new fields may come without it. */
 #define LKMMC_JSON_VERSION 1
 
-/* What is known about one test besides its text output. */
+/* What is known about one test. */
 struct json_test {
 	const char *file;         /* its path, as given */
 	const char *model;        /* the model it was checked with (a folder,
@@ -30,8 +31,8 @@ struct json_test {
 	int status;               /* its exit status: 0, 1, 3 or 4 */
 	const struct diag *error; /* why it failed (its kind: "kind" of the
 				   * error object), or NULL */
-	const char *text;         /* its standard output in text format */
-	size_t text_len;          /* bytes of text */
+	const struct check_result *result; /* its check's answer, NULL when
+				   * it was not checked */
 	const char *messages;     /* its standard error (warnings; the
 				   * error's own line is left out) */
 	size_t messages_len;      /* bytes of messages */

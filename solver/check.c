@@ -12,9 +12,10 @@
  *   exists-only mode asks only whether the condition (and its negation)
  *           is reachable.
  * From the states follow Positive/Negative (lkmmc counts states, herd7
- * counts executions), the Observation word and Ok/No, printed by
- * herd7out.h; witnesses, explanations and a program's errors are
- * report.h's.
+ * counts executions), the Observation word and Ok/No.  Everything
+ * found goes into the caller's result (result.h: witnesses, races and
+ * explanations are found by report.h), which is printed once the
+ * attempt is kept (check_result_print).
  */
 #include "solver/check.h"
 
@@ -30,7 +31,6 @@
 #include "solver/bounds.h"
 #include "solver/cubes.h"
 #include "solver/firsterr.h"
-#include "solver/herd7out.h"
 #include "common/memlimit.h"
 #include "solver/problem.h"
 #include "solver/report.h"
@@ -78,14 +78,14 @@ void checker_free(struct checker *c)
 }
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
-		  FILE *out, struct check_result *r, double t0, enum enc_arith mode,
+		  struct check_result *r, double t0, enum enc_arith mode,
 		  struct memlimit *limit, int *retry);
 
 /* One attempt in a fresh context (about 1 ms): terms of a non-reference-
  * counted context live until it is deleted, so a shared one would grow
  * over a batch of thousands of tests.  The memory limit holds while it
  * runs; an attempt stopped by it reports the limit's error. */
-static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
+static int attempt(struct checker *c, const struct ir_program *prog,
 		   struct check_result *r, double t0, enum enc_arith mode, int *retry)
 {
 	Z3_context z = problem_context(1);
@@ -93,12 +93,12 @@ static int attempt(struct checker *c, const struct ir_program *prog, FILE *out,
 	memlimit_begin(&lim, prog->file, c->opt.max_memory_mb * 1024L,
 		       c->opt.memory_exit ? c->opt.memory_exit : 1,
 		       c->err_fd >= 0 ? c->err_fd : STDERR_FILENO);
-	int ok = run_in(c, z, prog, out, r, t0, mode, &lim, retry);
+	int ok = run_in(c, z, prog, r, t0, mode, &lim, retry);
 	memlimit_end(&lim);
 	Z3_del_context(z);
 	if (lim.over && !ok) { /* an answer found within it stands */
 		*retry = 0;
-		/* what was printed before it stays printed, and in r */
+		/* what was found before it stays in r, and is printed */
 		r->error = (struct diag){0};
 		return diag_error_kind(&r->error, DIAG_MEMORY, prog->file, 0, 0,
 				       "too large for the memory limit: %ld MB allowed, of "
@@ -150,54 +150,42 @@ static void quiet_end(int saved)
  * queries several times faster than its general arithmetic, and it says
  * "unknown" (never a wrong answer) when it meets a term outside its
  * fragment; the test is then checked again from scratch with general
- * arithmetic.  The first attempt writes to a temporary file (to memory
- * when there is none) so that nothing of it is printed when it is
- * abandoned.
+ * arithmetic.  An attempt fills r and prints nothing: the answer is
+ * printed from r once the attempt is kept (check_result_print), so an
+ * abandoned one leaves nothing behind but its warnings, which wait in
+ * memory.
  */
 int checker_run(struct checker *c, const struct ir_program *prog, FILE *out,
 		struct check_result *r)
 {
 	double t0 = clock_now();
-	int retry = 0;
+	int retry = 0, ok;
 	check_result_reset(r);
-	if (enc_arith_mode(prog) == ENC_ARITH_GENERAL)
-		return r->status = attempt(c, prog, out, r, t0, ENC_ARITH_GENERAL, &retry);
-	/* The first attempt's output waits in a temporary file rather than in
-	 * memory: a 19-process chain lists 84 MB of states. */
-	char *buf = NULL, *ebuf = NULL;
-	size_t len = 0, elen = 0;
-	FILE *mem = tmpfile();
-	int in_memory = !mem; /* no temporary file: memory it is */
-	if (in_memory)
-		mem = open_memstream(&buf, &len);
-	FILE *emem = open_memstream(&ebuf, &elen);
-	if (!mem || !emem)
-		abort();
-	FILE *err = c->err;
-	c->err = emem;
-	int quiet = quiet_begin();
-	int ok = attempt(c, prog, mem, r, t0, ENC_ARITH_DIFF, &retry);
-	quiet_end(quiet);
-	c->err = err;
-	fclose(emem);
-	if (retry) { /* nothing of the first attempt is printed nor kept */
-		check_result_reset(r);
-		ok = attempt(c, prog, out, r, t0, ENC_ARITH_GENERAL, &retry);
-	} else if (in_memory) {
-		fflush(mem);
-		fwrite(buf, 1, len, out);
-		fwrite(ebuf, 1, elen, err);
+	if (enc_arith_mode(prog) == ENC_ARITH_GENERAL) {
+		ok = attempt(c, prog, r, t0, ENC_ARITH_GENERAL, &retry);
 	} else {
-		char chunk[1 << 16];
-		size_t k;
-		rewind(mem);
-		while ((k = fread(chunk, 1, sizeof chunk, mem)) > 0)
-			fwrite(chunk, 1, k, out);
-		fwrite(ebuf, 1, elen, err);
+		char *ebuf = NULL;
+		size_t elen = 0;
+		FILE *emem = open_memstream(&ebuf, &elen);
+		if (!emem)
+			abort();
+		FILE *err = c->err;
+		c->err = emem;
+		int quiet = quiet_begin();
+		ok = attempt(c, prog, r, t0, ENC_ARITH_DIFF, &retry);
+		quiet_end(quiet);
+		c->err = err;
+		fclose(emem);
+		if (retry) { /* nothing of the first attempt is kept */
+			check_result_reset(r);
+			ok = attempt(c, prog, r, t0, ENC_ARITH_GENERAL, &retry);
+		} else {
+			fwrite(ebuf, 1, elen, err);
+		}
+		free(ebuf);
 	}
-	fclose(mem);
-	free(buf);
-	free(ebuf);
+	if (out)
+		check_result_print(r, out, 1);
 	return r->status = ok;
 }
 
@@ -293,53 +281,83 @@ static int find_flags(const struct problem *p, Z3_solver s, struct verdict *v,
 	return 1;
 }
 
-/* herd7's block for v, and what it says into r. */
-static void print_herd7(const struct problem *p, const struct verdict *v, int found,
-			double t0, FILE *out, struct check_result *r)
+/* What herd7's block says of v, into r (the states are moved out of v). */
+static void record_verdict(const struct problem *p, struct verdict *v, int found,
+			   double t0, struct check_result *r)
 {
-	const char **names = xcalloc((size_t)p->m.nflags + 1, sizeof *names);
-	int n = 0;
+	r->flags = xcalloc((size_t)p->m.nflags + 1, sizeof *r->flags);
 	for (int f = 0; f < p->m.nflags; f++)
 		if (v->raised[f])
-			names[n++] = p->m.flag[f].name;
-	struct herd7_answer a = {.pos = v->pos, .neg = v->neg,
-				 .states = v->exact ? v->states : NULL,
-				 .loop = (found & BOUNDS_REACHED) != 0,
-				 .flags = names, .nflags = n,
-				 .seconds = clock_now() - t0};
-	herd7_print(out, p->prog, &a);
+			r->flags[r->nflags++] = xstrdup(p->m.flag[f].name);
 	r->verdict = check_verdict_of(v->pos, v->neg);
 	r->validated = check_validated(p->prog->quant, v->pos, v->neg);
 	r->pos = v->pos;
 	r->neg = v->neg;
+	r->loop = (found & BOUNDS_REACHED) != 0;
 	r->nstates = v->exact ? state_set_size(v->states) : -1;
-	r->flags = xcalloc((size_t)n + 1, sizeof *r->flags);
-	for (r->nflags = 0; r->nflags < n; r->nflags++)
-		r->flags[r->nflags] = xstrdup(names[r->nflags]);
-	free(names);
+	if (v->exact)
+		state_set_take(v->states, &r->states);
+	r->seconds = clock_now() - t0;
 }
 
-/* What is shown beside the answer: a witness, an explanation, a race. */
-static int print_extras(const struct check_options *opt, const struct problem *p,
-			Z3_solver s, Z3_ast cond, const struct verdict *v,
-			FILE *out, FILE *err, struct check_result *r)
+/* What a printer writes to a stream, as a string (NULL: nothing). */
+struct capture {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *capture_begin(struct capture *k)
+{
+	*k = (struct capture){0};
+	k->f = open_memstream(&k->buf, &k->len);
+	if (!k->f)
+		abort();
+	return k->f;
+}
+
+/* The text captured, appended to *to (owned). */
+static void capture_end(struct capture *k, char **to)
+{
+	fclose(k->f);
+	if (k->len && !*to) {
+		*to = k->buf;
+		return;
+	}
+	if (k->len) {
+		size_t n = strlen(*to);
+		*to = xrealloc(*to, n + k->len + 1);
+		memcpy(*to + n, k->buf, k->len + 1);
+	}
+	free(k->buf);
+}
+
+/* What is shown beside the answer: a witness, an explanation, a race,
+ * into r. */
+static int find_extras(const struct check_options *opt, const struct problem *p,
+		       Z3_solver s, Z3_ast cond, const struct verdict *v,
+		       struct check_result *r, struct diag *d)
 {
 	const struct ir_program *prog = p->prog;
-	struct diag *d = &r->error;
 	int ok = 1;
+	struct capture k;
 	if (!prog->is_program && v->pos > 0 &&
 	    (opt->witness || (opt->exists_only && !opt->herd7_only) ||
 	     (opt->picture && !opt->explain)))
-		ok = report_witness(opt, p, s, cond, v->reached, out, d,
-				    "Witness: an execution reaching the condition\n");
-	if (ok && opt->explain && v->pos == 0 && !prog->is_program)
-		ok = report_explain(opt, p, cond, out, d, &r->explanation);
+		ok = report_witness_data(opt, p, s, cond, v->reached, r, d);
+	if (ok && opt->explain && v->pos == 0 && !prog->is_program) {
+		ok = report_explain(opt, p, cond, capture_begin(&k), d, &r->explained);
+		capture_end(&k, &r->explanation);
+	}
 	/* A program that cannot fail: why no execution violates an assert. */
-	if (ok && opt->explain && v->neg == 0 && prog->is_program && prog->nasserts)
-		ok = report_explain(opt, p, Z3_mk_not(p->z, cond), out, d, &r->explanation);
+	if (ok && opt->explain && v->neg == 0 && prog->is_program && prog->nasserts) {
+		ok = report_explain(opt, p, Z3_mk_not(p->z, cond), capture_begin(&k), d,
+				    &r->explained);
+		capture_end(&k, &r->explanation);
+	}
 	if (ok && opt->explain && p->m.race_flag >= 0 && v->raised[p->m.race_flag] &&
 	    !prog->is_program)
-		report_race(opt, p, s, out, err);
+		r->race = report_race_data(p, s);
 	return ok;
 }
 
@@ -496,7 +514,7 @@ static int program_first_error(const struct check_options *opt, const struct pro
  * program_first_error).  Returns 0 (d filled) or 1;
  * *program_bad: a program can fail. */
 static int answer(struct checker *c, const struct problem *p, Z3_solver s, int found,
-		  int clean, const char *asserts, double t[5], FILE *out,
+		  int clean, const char *asserts, double t[5], FILE *prog_out,
 		  struct check_result *r, int *program_bad)
 {
 	struct diag *d = &r->error;
@@ -517,11 +535,11 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 		ok = report_timed_out(d, prog, "building relations");
 	if (ok && prog->is_program)
 		ok = report_program(&c->opt, p, s, v.raised, found, asserts,
-				    v.pos > 0 || v.neg > 0, out, c->err, d, program_bad);
+				    v.pos > 0 || v.neg > 0, prog_out, c->err, d, program_bad);
 	else if (ok)
-		print_herd7(p, &v, found, t[0], out, r);
+		record_verdict(p, &v, found, t[0], r);
 	if (ok)
-		ok = print_extras(&c->opt, p, s, cond, &v, out, c->err, r);
+		ok = find_extras(&c->opt, p, s, cond, &v, r, d);
 	if (v.reached)
 		Z3_model_dec_ref(p->z, v.reached);
 	free(v.raised);
@@ -530,12 +548,14 @@ static int answer(struct checker *c, const struct problem *p, Z3_solver s, int f
 }
 
 static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog,
-		  FILE *out, struct check_result *r, double t0, enum enc_arith mode,
+		  struct check_result *r, double t0, enum enc_arith mode,
 		  struct memlimit *limit, int *retry)
 {
 	struct diag *d = &r->error;
 	r->quant = prog->quant;
 	r->program = prog->is_program;
+	r->name = xstrdup(prog->name);
+	r->cond_text = prog->cond_text ? xstrdup(prog->cond_text) : NULL;
 	double deadline = c->opt.timeout_ms ? t0 + c->opt.timeout_ms / 1000.0 : 0;
 	struct problem p;
 	switch (open_problem(c, z, prog, deadline, mode, limit, &p, d)) {
@@ -546,8 +566,11 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	double t[5] = {t0, clock_now()}; /* start, encoded, bounds, states, flags */
 	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 1);
 	char *report = NULL, *asserts = NULL;
+	/* a program's report, printed by report.c and firsterr.c */
+	struct capture k;
+	FILE *prog_out = capture_begin(&k);
 	int clean = !prog->is_program ? 0
-		: c->opt.first_error ? program_first_error(&c->opt, &p, s, out, c->err, d)
+		: c->opt.first_error ? program_first_error(&c->opt, &p, s, prog_out, c->err, d)
 		: program_clean(&p, s);
 	int found = clean < 0 ? 0 : check_bounds(c, &p, s, clean, &report, &asserts);
 	t[2] = clock_now();
@@ -564,14 +587,17 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	} else {
 		Z3_solver_push(z, s);
 		problem_assert(&p, s, PG_CUT);
-		ok = answer(c, &p, s, found, clean, asserts, t, out, r, &program_bad);
+		ok = answer(c, &p, s, found, clean, asserts, t, prog_out, r, &program_bad);
 		/* Past the deadline nothing is retried: the limit is the cause. */
 		if (!ok && mode == ENC_ARITH_DIFF && !clock_past(deadline) &&
 		    outside_fragment(z, s))
 			*retry = 1;
 	}
+	capture_end(&k, &r->program_text);
 	if (ok) {
-		fputs(report ? report : "", out);
+		r->notes = report && *report ? report : NULL;
+		if (r->notes)
+			report = NULL;
 		ok = CHECK_DONE;
 		if ((found & (BOUNDS_ASSERT_FAILS | BOUNDS_SPINS)) || program_bad)
 			ok |= CHECK_CODE_FAILS;

@@ -1,14 +1,12 @@
 /*
- * herd7out.c - herd7's output block for one test (herd7out.h).
+ * herd7out.c - herd7's output block for one test (herd7out.h), rendered
+ * from the check's result.
  *
  * The format, line by line, is herd7's (see ../shared/LKMM-NOTES.md,
  * "Output"); Positive/Negative count final states where herd7 counts
  * executions, as the README says.
  */
 #include "solver/herd7out.h"
-
-#include "solver/result.h"
-#include "solver/states.h"
 
 /* How herd7 names each quantifier: the word on the Test line and the
  * condition's keyword. */
@@ -27,27 +25,33 @@ static struct quant_names quant_names(enum ir_quant q)
 	return (struct quant_names){ "Allowed", "exists" };
 }
 
-void herd7_print(FILE *out, const struct ir_program *prog, const struct herd7_answer *a)
+const char *herd7_quant_text(enum ir_quant q)
 {
-	long pos = a->pos, neg = a->neg;
-	int validated = check_validated(prog->quant, pos, neg);
-	const char *obs = check_verdict_word(check_verdict_of(pos, neg));
-	fprintf(out, "Test %s %s\n", prog->name, quant_names(prog->quant).word);
-	if (a->states) {
-		fprintf(out, "States %ld\n", state_set_size(a->states));
-		state_set_print(a->states, out);
+	return quant_names(q).text;
+}
+
+void herd7_print(FILE *out, const struct check_result *r, int with_time)
+{
+	long pos = r->pos, neg = r->neg;
+	fprintf(out, "Test %s %s\n", r->name, quant_names(r->quant).word);
+	if (r->nstates >= 0) {
+		fprintf(out, "States %ld\n", r->nstates);
+		for (long i = 0; i < r->states.n; i++)
+			check_state_print(&r->states, i, out);
 	}
-	fprintf(out, "%s%s\n", a->loop ? "Loop " : "", validated ? "Ok" : "No");
+	fprintf(out, "%s%s\n", r->loop ? "Loop " : "", r->validated ? "Ok" : "No");
 	fprintf(out, "Witnesses\n");
-	if (prog->quant == IR_Q_NOT_EXISTS)
+	if (r->quant == IR_Q_NOT_EXISTS)
 		fprintf(out, "Positive: %ld Negative: %ld\n", neg, pos);
 	else
 		fprintf(out, "Positive: %ld Negative: %ld\n", pos, neg);
-	for (int f = 0; f < a->nflags; f++)
-		fprintf(out, "Flag %s\n", a->flags[f]);
-	fprintf(out, "Condition %s %s\n", quant_names(prog->quant).text,
-		prog->cond_text ? prog->cond_text : "");
-	fprintf(out, "Observation %s %s %ld %ld\n", prog->name, obs, pos, neg);
-	fprintf(out, "Time %s %.2f\n", prog->name, a->seconds);
+	for (int f = 0; f < r->nflags; f++)
+		fprintf(out, "Flag %s\n", r->flags[f]);
+	fprintf(out, "Condition %s %s\n", quant_names(r->quant).text,
+		r->cond_text ? r->cond_text : "");
+	fprintf(out, "Observation %s %s %ld %ld\n", r->name, check_verdict_word(r->verdict),
+		pos, neg);
+	if (with_time)
+		fprintf(out, "Time %s %.2f\n", r->name, r->seconds);
 	fprintf(out, "\n");
 }

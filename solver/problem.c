@@ -167,12 +167,42 @@ void problem_assert(const struct problem *p, Z3_solver s, unsigned groups)
 		Z3_solver_assert(z, s, enc_cond(enc, p->prog->filter));
 }
 
+/*
+ * Z3 preprocesses what a solver is given at its first query (or push) as
+ * one set of formulas, and on a large encoding the program's facts and the
+ * model's definitions taken together cost it far more than each alone:
+ * on the long threads of bench/gen-families.sh the first query of
+ * long-xy-200 (482 events) did not return in 146 s, and with the facts
+ * asked alone first (0.2-2 s: a model of the program without the memory
+ * model) the whole test answers Never in 17.6 s; long4-mb-200 8.3 s to
+ * 2.7 s, long-mb-200 3.0 to 1.6 s, long-shared-200 17.1 to 12.7 s and
+ * 2.7 to 2.1 GB, long-xy-100 3.9 to 2.8 s (--exists-only; full mode
+ * alike).  Below LARGE_TEST_EVENTS it is not done: on the lock programs of
+ * bench/ (60-170 events) the preprocessing it spares (20 of the 23 s of
+ * the per-index MCS lock of 6 threads with --first-error) is what makes
+ * some searches fast (the queued rwlock of 6 threads: 12 s, 23 s staged),
+ * and on small tests the extra query is pure cost.  Which of Z3's steps
+ * is slow is not known (Debian's libz3 has no symbols; none of its
+ * preprocessing options changes it).
+ */
+static void assert_facts_first(const struct problem *p, Z3_solver s, unsigned *groups)
+{
+	if (p->enc->n < LARGE_TEST_EVENTS || !(*groups & PG_FACTS) || !(*groups & ~PG_FACTS))
+		return;
+	problem_assert(p, s, PG_FACTS);
+	/* Its answer is not needed: a time-out or a memory stop shows in
+	 * the next query's. */
+	(void)problem_ask_until(p->z, s, 0, NULL, p->deadline);
+	*groups &= ~(unsigned)PG_FACTS;
+}
+
 Z3_solver problem_solver(const struct problem *p, unsigned groups, int tuned)
 {
 	Z3_solver s = Z3_mk_simple_solver(p->z);
 	Z3_solver_inc_ref(p->z, s);
 	if (tuned)
 		Z3_solver_set_params(p->z, s, p->params);
+	assert_facts_first(p, s, &groups);
 	problem_assert(p, s, groups);
 	return s;
 }

@@ -92,15 +92,24 @@ void execution_free(struct execution *x)
 	free(x);
 }
 
-void execution_print_value(const struct execution *x, long v, FILE *out)
+/* v as herd7 prints it: a location's name, "S" or the number. */
+static char *value_text(const struct execution *x, long v)
 {
 	int l = enc_address_loc(x->enc, v);
 	if (l >= 0)
-		fputs(x->enc->prog->locs[l].name, out);
-	else if (v == ENC_SYMBOLIC)
-		fputs("S", out);
-	else
-		fprintf(out, "%ld", v);
+		return xstrdup(x->enc->prog->locs[l].name);
+	if (v == ENC_SYMBOLIC)
+		return xstrdup("S");
+	char buf[24];
+	snprintf(buf, sizeof buf, "%ld", v);
+	return xstrdup(buf);
+}
+
+void execution_print_value(const struct execution *x, long v, FILE *out)
+{
+	char *t = value_text(x, v);
+	fputs(t, out);
+	free(t);
 }
 
 static const char *kind_of(const struct event *ev)
@@ -128,26 +137,38 @@ void execution_print_pair(const struct execution *x, int a, const char *sep,
 	execution_print_event(x, b, out);
 }
 
-void execution_print_event(const struct execution *x, int e, FILE *out)
+static int line_of(const struct event *ev)
+{
+	return ev->instr ? ev->instr->pos.line : 0;
+}
+
+void execution_record_event(const struct execution *x, int e, struct check_event *d)
 {
 	const struct event *ev = &x->enc->ev[e];
 	const char *loc = x->loc[e] >= 0 ? x->enc->prog->locs[x->loc[e]].name : "?";
-	if (ev->thread < 0) {
-		fprintf(out, "init %s=", loc);
-		execution_print_value(x, x->val[e], out);
+	*d = (struct check_event){.thread = ev->thread < 0 ? -1 : ev->thread,
+				  .line = line_of(ev), .kind = kind_of(ev)};
+	if (ev->thread < 0) { /* "init x=0": no kind word, no text */
+		d->kind = "W";
+		d->loc = xstrdup(loc);
+		d->value = value_text(x, x->val[e]);
 		return;
 	}
-	fprintf(out, "P%d:%d %s", ev->thread, ev->instr ? ev->instr->pos.line : 0,
-		kind_of(ev));
 	if (ev->addr) {
-		fprintf(out, " %s", loc);
-		if (ev->val && !(ev->cls & EVC_BIT(EVC_F))) {
-			fputc('=', out);
-			execution_print_value(x, x->val[e], out);
-		}
+		d->loc = xstrdup(loc);
+		if (ev->val && !(ev->cls & EVC_BIT(EVC_F)))
+			d->value = value_text(x, x->val[e]);
 	}
 	if (ev->instr && ev->instr->text)
-		fprintf(out, "  %s", ev->instr->text);
+		d->text = xstrdup(ev->instr->text);
+}
+
+void execution_print_event(const struct execution *x, int e, FILE *out)
+{
+	struct check_event d;
+	execution_record_event(x, e, &d);
+	check_event_print(&d, out);
+	check_event_free(&d);
 }
 
 /* The writes to location l in coherence order. */
@@ -171,74 +192,111 @@ static int co_order(const struct execution *x, int l, int *out)
 	return k;
 }
 
-void execution_print(const struct execution *x, FILE *out)
+/* Write w as a source: where it is, and the value v. */
+static struct check_write write_of(const struct execution *x, int w, long v)
+{
+	const struct event *ev = &x->enc->ev[w];
+	return (struct check_write){ev->thread < 0 ? -1 : ev->thread,
+				    ev->thread < 0 ? 0 : line_of(ev), value_text(x, v)};
+}
+
+/* Each thread's executed events in program order, with their sources. */
+static void record_events(const struct execution *x, struct check_execution *d)
+{
+	const struct encoding *enc = x->enc;
+	int cap = 0;
+	for (int t = 0; t < enc->prog->nthreads; t++)
+		for (int e = 0; e < enc->n; e++) {
+			if (enc->ev[e].thread != t || !x->on[e])
+				continue;
+			XGROW(d->events, cap, d->nevents + 1, 16);
+			struct check_event *de = &d->events[d->nevents++];
+			execution_record_event(x, e, de);
+			if (x->rf_src[e] >= 0) {
+				de->reads = 1;
+				de->from = write_of(x, x->rf_src[e], x->val[e]);
+			}
+		}
+}
+
+static void record_co(const struct execution *x, struct check_execution *d)
 {
 	const struct encoding *enc = x->enc;
 	const struct ir_program *p = enc->prog;
-	int n = enc->n;
-	for (int t = 0; t < p->nthreads; t++) {
-		fprintf(out, "  P%d:\n", t);
-		for (int e = 0; e < n; e++) {
-			const struct event *ev = &enc->ev[e];
-			if (ev->thread != t || !x->on[e])
-				continue;
-			fputs("    ", out);
-			execution_print_event(x, e, out);
-			if (x->rf_src[e] >= 0) {
-				int w = x->rf_src[e];
-				fputs("  reads ", out);
-				execution_print_value(x, x->val[e], out);
-				if (enc->ev[w].thread < 0)
-					fputs(" from init", out);
-				else
-					fprintf(out, " from P%d:%d", enc->ev[w].thread,
-						enc->ev[w].instr ? enc->ev[w].instr->pos.line : 0);
-			}
-			fputc('\n', out);
-		}
-	}
-	int *order = xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+	int *order = xmalloc(sizeof(int) * (size_t)(enc->n ? enc->n : 1));
+	d->co = xcalloc((size_t)p->nlocs + 1, sizeof *d->co);
 	for (int l = 0; l < p->nlocs; l++) {
 		int k = co_order(x, l, order);
 		if (k < 2)
 			continue;
-		fprintf(out, "  co %s:", p->locs[l].name);
-		for (int i = 0; i < k; i++) {
-			fputs(i ? " -> " : " ", out);
-			execution_print_value(x, x->val[order[i]], out);
-			if (enc->ev[order[i]].thread < 0)
-				fputs(" (init)", out);
-			else
-				fprintf(out, " (P%d:%d)", enc->ev[order[i]].thread,
-					enc->ev[order[i]].instr ? enc->ev[order[i]].instr->pos.line : 0);
-		}
-		fputc('\n', out);
+		struct check_coherence *c = &d->co[d->nco++];
+		c->loc = xstrdup(p->locs[l].name);
+		c->nwrites = k;
+		c->writes = xcalloc((size_t)k, sizeof *c->writes);
+		for (int i = 0; i < k; i++)
+			c->writes[i] = write_of(x, order[i], x->val[order[i]]);
 	}
 	free(order);
+}
+
+static void record_fr(const struct execution *x, struct check_execution *d)
+{
+	const struct encoding *enc = x->enc;
+	int n = enc->n, cap = 0;
 	for (int r = 0; r < n; r++)
 		for (int w = 0; w < n; w++)
 			if (x->on[r] && x->on[w] && enc->ev[w].thread >= 0 &&
 			    enc->ev[w].thread != enc->ev[r].thread &&
 			    execution_in(x, enc->fr, r, w)) {
-				fputs("  fr: ", out);
-				execution_print_pair(x, r, "  -->  ", w, out);
-				fputc('\n', out);
+				XGROW(d->fr, cap, d->nfr + 1, 8);
+				struct check_fr *f = &d->fr[d->nfr++];
+				execution_record_event(x, r, &f->read);
+				execution_record_event(x, w, &f->write);
 			}
-	fputs("  final:", out);
+}
+
+/* The final values of the locations, then of the registers. */
+static void record_final(const struct execution *x, struct check_execution *d)
+{
+	const struct encoding *enc = x->enc;
+	const struct ir_program *p = enc->prog;
+	int cap = 0;
 	for (int l = 0; l < p->nlocs; l++) {
-		fprintf(out, " [%s]=", p->locs[l].name);
-		execution_print_value(x, eval_long(enc->z, x->m, enc->final_loc[l]), out);
-		fputc(';', out);
+		XGROW(d->final, cap, d->nfinal + 1, 16);
+		char *label = xmalloc(strlen(p->locs[l].name) + 3);
+		sprintf(label, "[%s]", p->locs[l].name);
+		d->final[d->nfinal++] = (struct check_final){
+			label, value_text(x, eval_long(enc->z, x->m, enc->final_loc[l]))};
 	}
 	for (int t = 0; t < p->nthreads; t++)
 		for (int r = 0; r < p->threads[t].nregs; r++) {
 			if (p->threads[t].regs[r].is_temp)
 				continue;
-			fprintf(out, " %d:%s=", t, p->threads[t].regs[r].name);
-			execution_print_value(x, eval_long(enc->z, x->m, enc->final_reg[t][r]), out);
-			fputc(';', out);
+			XGROW(d->final, cap, d->nfinal + 1, 16);
+			const char *reg = p->threads[t].regs[r].name;
+			char *label = xmalloc(strlen(reg) + 16);
+			sprintf(label, "%d:%s", t, reg);
+			d->final[d->nfinal++] = (struct check_final){
+				label,
+				value_text(x, eval_long(enc->z, x->m, enc->final_reg[t][r]))};
 		}
-	fputc('\n', out);
+}
+
+void execution_record(const struct execution *x, struct check_execution *d)
+{
+	*d = (struct check_execution){.nthreads = x->enc->prog->nthreads};
+	record_events(x, d);
+	record_co(x, d);
+	record_fr(x, d);
+	record_final(x, d);
+}
+
+void execution_print(const struct execution *x, FILE *out)
+{
+	struct check_execution d;
+	execution_record(x, &d);
+	check_execution_print(&d, out);
+	check_execution_free(&d);
 }
 
 void execution_assert_choices(const struct execution *x, Z3_solver s)

@@ -14,6 +14,7 @@
 #include <z3.h>
 
 #include "encoder/rel.h"
+#include "solver/execdata.h"
 
 struct encoding;
 
@@ -43,6 +44,8 @@ int execution_holds(const struct execution *x, Z3_ast f);
 /* Whether (a, b) is in relation r. */
 int execution_in(const struct execution *x, rel_t r, int a, int b);
 
+/* Event e as data (execdata.h), without its source. */
+void execution_record_event(const struct execution *x, int e, struct check_event *d);
 /* "P1:27 R y=1  r0 = READ_ONCE(*y)" */
 void execution_print_event(const struct execution *x, int e, FILE *out);
 /* Events a and b, sep between them (a pair of a relation). */
@@ -58,8 +61,11 @@ void execution_print_value(const struct execution *x, long v, FILE *out);
  * location are in the same coherence order. */
 void execution_assert_choices(const struct execution *x, Z3_solver s);
 
-/* The whole execution: each thread's events in program order with values
- * and sources, the rf/co/fr edges between threads, the final state. */
+/* The whole execution as data (execdata.h): each thread's events in
+ * program order with values and sources, the co order of each location,
+ * the fr edges between threads, the final state. */
+void execution_record(const struct execution *x, struct check_execution *d);
+/* It printed (check_execution_print). */
 void execution_print(const struct execution *x, FILE *out);
 
 #endif

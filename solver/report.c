@@ -18,6 +18,8 @@
 #include "solver/interleave.h"
 #include "solver/deadline.h"
 #include "solver/problem.h"
+#include "solver/result.h"
+#include "common/xalloc.h"
 
 int report_timed_out(struct diag *d, const struct ir_program *prog, const char *what)
 {
@@ -39,39 +41,88 @@ static int draw(const struct check_options *opt, const struct execution *x,
 			  opt->picture, opt->picture_svg ? " (is graphviz's dot installed?)" : "");
 }
 
+/* An execution of s reaching cond: x, its model and whether the model
+ * accepts it when fed back. */
+struct witness {
+	struct execution *x;
+	Z3_model m;
+	int back;
+};
+
+/* The execution (found: the model of an earlier query of cond on s,
+ * NULL: ask); 0 when cond is not reached. */
+static int witness_find(const struct check_options *opt, const struct problem *p,
+			Z3_solver s, Z3_ast cond, Z3_model found, struct witness *w)
+{
+	w->m = found;
+	if (!w->m) {
+		if (problem_ask(p, s, cond) != Z3_L_TRUE)
+			return 0;
+		w->m = Z3_solver_get_model(p->z, s);
+	}
+	Z3_model_inc_ref(p->z, w->m);
+	/* A litmus test's witness not drawn is read from its choices alone
+	 * (execution_record): no closure's least fixpoint is read. */
+	w->x = p->prog->is_program || opt->picture
+		? execution_new(p->enc, w->m) : execution_choices(p->enc, w->m);
+	return 1;
+}
+
+/* Feed the execution back: with its events, rf and co fixed, the model
+ * (all axioms are in s) must accept it and reach the condition.  Asked
+ * after the execution was read (printed or recorded): the terms reading
+ * it makes come first, as they always did, so that Z3 answers the
+ * questions that follow as it always did. */
+static void witness_recheck(const struct problem *p, Z3_solver s, Z3_ast cond,
+			    struct witness *w)
+{
+	Z3_solver_push(p->z, s);
+	execution_assert_choices(w->x, s);
+	w->back = problem_ask(p, s, cond) == Z3_L_TRUE;
+	Z3_solver_pop(p->z, s, 1);
+}
+
+/* Draw w where opt asks, and let it go; 0 (d filled) when the picture
+ * could not be written or w failed its re-check. */
+static int witness_end(const struct check_options *opt, const struct problem *p,
+		       struct witness *w, struct diag *d)
+{
+	int ok = draw(opt, w->x, &p->m, p->prog, d);
+	if (!w->back)
+		ok = diag_error_kind(d, DIAG_INTERNAL, p->prog->file, 0, 0,
+				     "internal error: the witness failed its re-check");
+	execution_free(w->x);
+	Z3_model_dec_ref(p->z, w->m);
+	return ok;
+}
+
 int report_witness(const struct check_options *opt, const struct problem *p,
 		   Z3_solver s, Z3_ast cond, Z3_model found, FILE *out,
 		   struct diag *d, const char *title)
 {
-	Z3_context z = p->z;
-	Z3_model m = found;
-	if (!m) {
-		if (problem_ask(p, s, cond) != Z3_L_TRUE)
-			return 1;
-		m = Z3_solver_get_model(z, s);
-	}
-	Z3_model_inc_ref(z, m);
-	/* A litmus test's witness not drawn is printed from its choices
-	 * alone (execution_print): no closure's least fixpoint is read. */
-	struct execution *x = p->prog->is_program || opt->picture
-		? execution_new(p->enc, m) : execution_choices(p->enc, m);
+	struct witness w;
+	if (!witness_find(opt, p, s, cond, found, &w))
+		return 1;
 	fputs(title, out);
-	interleave_show(x, &p->m, opt->witness, out);
-	/* Feed the execution back: with its events, rf and co fixed, the
-	 * model (all axioms are in s) must accept it and reach the condition. */
-	Z3_solver_push(z, s);
-	execution_assert_choices(x, s);
-	int back = problem_ask(p, s, cond) == Z3_L_TRUE;
-	Z3_solver_pop(z, s, 1);
+	interleave_show(w.x, &p->m, opt->witness, out);
+	witness_recheck(p, s, cond, &w);
 	fprintf(out, "  re-checked against the model: %s\n\n",
-		back ? "consistent, reaches the condition" : "FAILED (internal error)");
-	int ok = draw(opt, x, &p->m, p->prog, d);
-	if (!back)
-		ok = diag_error_kind(d, DIAG_INTERNAL, p->prog->file, 0, 0,
-				     "internal error: the witness failed its re-check");
-	execution_free(x);
-	Z3_model_dec_ref(z, m);
-	return ok;
+		w.back ? "consistent, reaches the condition" : "FAILED (internal error)");
+	return witness_end(opt, p, &w, d);
+}
+
+int report_witness_data(const struct check_options *opt, const struct problem *p,
+			Z3_solver s, Z3_ast cond, Z3_model found,
+			struct check_result *r, struct diag *d)
+{
+	struct witness w;
+	if (!witness_find(opt, p, s, cond, found, &w))
+		return 1;
+	r->witness = xcalloc(1, sizeof *r->witness);
+	execution_record(w.x, r->witness);
+	witness_recheck(p, s, cond, &w);
+	r->witness_rechecked = w.back;
+	return witness_end(opt, p, &w, d);
 }
 
 /* A program's race in its terms: "Data race between FILE:L1 and FILE:L2
@@ -97,43 +148,85 @@ static void program_race(const struct execution *x, int a, int b, FILE *out,
 		ia ? ia->pos.col : 0, loc, la, enc->ev[a].thread, lb, enc->ev[b].thread);
 }
 
-/* The first race of x (one that raises data-race), with x; 0: none. */
+/* The first race of x (one that raises data-race): its two events in
+ * *a and *b; 0: none. */
+static int race_pair(const struct problem *p, const struct execution *x, int *a, int *b)
+{
+	const struct encoding *enc = p->enc;
+	for (*a = 0; *a < enc->n; ++*a)
+		for (*b = 0; *b < enc->n; ++*b)
+			if (execution_in(x, p->m.rel[p->m.race].r, *a, *b))
+				return 1;
+	return 0;
+}
+
+/* A litmus test's race of x as data (result.h). */
+static struct check_race *race_record(const struct execution *x, int a, int b)
+{
+	struct check_race *race = xcalloc(1, sizeof *race);
+	execution_record_event(x, a, &race->a);
+	execution_record_event(x, b, &race->b);
+	execution_record(x, &race->x);
+	return race;
+}
+
+/* The first race of x, with x; 0: none. */
 static int race_in(const struct check_options *opt, const struct problem *p,
 		   const struct execution *x, FILE *out, FILE *err)
 {
-	const struct encoding *enc = p->enc;
-	for (int a = 0; a < enc->n; a++)
-		for (int b = 0; b < enc->n; b++) {
-			if (!execution_in(x, p->m.rel[p->m.race].r, a, b))
-				continue;
-			if (enc->prog->is_program) {
-				program_race(x, a, b, out, err);
-			} else {
-				fputs("Data race: ", out);
-				execution_print_pair(x, a, "\n      and: ", b, out);
-				fputc('\n', out);
-			}
-			fputs("  in this execution:\n", out);
-			interleave_show(x, &p->m, opt->witness, out);
-			return 1; /* one race is enough */
-		}
-	return 0;
+	int a, b;
+	if (!race_pair(p, x, &a, &b))
+		return 0;
+	if (!p->prog->is_program) {
+		struct check_race *race = race_record(x, a, b);
+		check_race_print(race, out);
+		check_race_free(race);
+		return 1;
+	}
+	program_race(x, a, b, out, err);
+	fputs("  in this execution:\n", out);
+	interleave_show(x, &p->m, opt->witness, out);
+	return 1; /* one race is enough */
+}
+
+/* An execution of s that raises data-race (its model referenced), or
+ * NULL. */
+static struct execution *race_execution(const struct problem *p, Z3_solver s)
+{
+	Z3_context z = p->z;
+	if (p->m.race_flag < 0 ||
+	    problem_ask(p, s, p->m.flag[p->m.race_flag].raised) != Z3_L_TRUE)
+		return NULL;
+	Z3_model m = Z3_solver_get_model(z, s);
+	Z3_model_inc_ref(z, m);
+	return execution_new(p->enc, m);
+}
+
+static void race_execution_free(const struct problem *p, struct execution *x)
+{
+	Z3_model_dec_ref(p->z, x->m);
+	execution_free(x);
 }
 
 void report_race(const struct check_options *opt, const struct problem *p,
 		 Z3_solver s, FILE *out, FILE *err)
 {
-	Z3_context z = p->z;
-	if (p->m.race_flag < 0 ||
-	    problem_ask(p, s, p->m.flag[p->m.race_flag].raised) != Z3_L_TRUE)
+	struct execution *x = race_execution(p, s);
+	if (!x)
 		return;
-	Z3_model m = Z3_solver_get_model(z, s);
-	Z3_model_inc_ref(z, m);
-	struct execution *x = execution_new(p->enc, m);
 	if (race_in(opt, p, x, out, err))
 		fputc('\n', out);
-	execution_free(x);
-	Z3_model_dec_ref(z, m);
+	race_execution_free(p, x);
+}
+
+struct check_race *report_race_data(const struct problem *p, Z3_solver s)
+{
+	struct execution *x = race_execution(p, s);
+	int a, b;
+	struct check_race *race = x && race_pair(p, x, &a, &b) ? race_record(x, a, b) : NULL;
+	if (x)
+		race_execution_free(p, x);
+	return race;
 }
 
 int report_error_in(const struct check_options *opt, const struct problem *p,

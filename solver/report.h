@@ -15,6 +15,7 @@
 
 #include "common/diag.h"
 #include "frontend/ir.h"
+#include "solver/result.h"
 
 struct check_options;
 struct problem;
@@ -34,10 +35,20 @@ int report_witness(const struct check_options *opt, const struct problem *p,
 		   Z3_solver s, Z3_ast cond, Z3_model found, FILE *out,
 		   struct diag *d, const char *title);
 
+/* The same for a litmus test, into r (result.h: r->witness and
+ * r->witness_rechecked) instead of printed. */
+int report_witness_data(const struct check_options *opt, const struct problem *p,
+			Z3_solver s, Z3_ast cond, Z3_model found,
+			struct check_result *r, struct diag *d);
+
 /* The two racing accesses of one execution of s that raises data-race
  * (for a program in its terms, with a located error on err). */
 void report_race(const struct check_options *opt, const struct problem *p,
 		 Z3_solver s, FILE *out, FILE *err);
+
+/* A litmus test's data race as data (result.h), NULL when no execution
+ * of s raises data-race. */
+struct check_race *report_race_data(const struct problem *p, Z3_solver s);
 
 /* The first error x shows, printed with x as the full answer prints it
  * (a thread assertion failed, a final assert violated, a data race or

@@ -309,21 +309,10 @@ static int state_cmp(const void *pa, const void *pb, void *ctx)
 	return 0;
 }
 
-/* fprintf's "%ld" at a tenth of the cost (lists of 10^7 values). */
-static void put_long(long v, FILE *out)
-{
-	char buf[24], *p = buf + sizeof buf;
-	unsigned long u = v < 0 ? -(unsigned long)v : (unsigned long)v;
-	*--p = 0;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	fputs(p, out);
-}
-
-void state_set_print(const struct state_set *ss, FILE *out)
+/* Sort the states in place into herd7's order (cubes come in order
+ * already, see cubes.c: then it is a check, not a sort).  The rows are
+ * permuted cycle by cycle with one row of room: no copy of the list. */
+static void sort_states(struct state_set *ss)
 {
 	long *order = xmalloc(sizeof(long) * (size_t)(ss->nst ? ss->nst : 1));
 	int sorted = 1;
@@ -332,24 +321,62 @@ void state_set_print(const struct state_set *ss, FILE *out)
 		if (i && sorted && state_cmp(&order[i - 1], &order[i], (void *)ss) > 0)
 			sorted = 0;
 	}
-	/* Cubes come in order already (see cubes.c): a check, not a sort. */
 	if (!sorted)
 		qsort_r(order, (size_t)ss->nst, sizeof *order, state_cmp, (void *)ss);
-	for (long i = 0; i < ss->nst; i++) {
-		for (int c = 0; c < ss->ncol; c++) {
-			long v = value_at(ss, order[i], c);
-			int l = enc_address_loc(ss->enc, v);
-			fputs(ss->col[c].label, out);
-			fputc('=', out);
-			if (l >= 0)
-				fputs(ss->enc->prog->locs[l].name, out);
-			else if (v == ENC_SYMBOLIC)
-				fputc('S', out); /* herd7 numbers its symbols: S16 */
-			else
-				put_long(v, out);
-			fputs(c + 1 < ss->ncol ? "; " : ";", out);
+	size_t width = (ss->wide ? sizeof(long) : sizeof(int32_t)) * (size_t)ss->ncol;
+	char *rows = ss->val, *tmp = xmalloc(width ? width : 1);
+	for (long i = 0; !sorted && i < ss->nst; i++) {
+		/* row i gets row order[i], which gets row order[order[i]], ... */
+		if (order[i] == i)
+			continue;
+		memcpy(tmp, rows + (size_t)i * width, width);
+		unsigned char pos = ss->positive[i];
+		long j = i;
+		while (order[j] != i) {
+			long k = order[j];
+			memcpy(rows + (size_t)j * width, rows + (size_t)k * width, width);
+			ss->positive[j] = ss->positive[k];
+			order[j] = j;
+			j = k;
 		}
-		fputc('\n', out);
+		memcpy(rows + (size_t)j * width, tmp, width);
+		ss->positive[j] = pos;
+		order[j] = j;
 	}
+	free(tmp);
 	free(order);
+}
+
+/* The states of ss, sorted, as result.h's data: the values are ss's
+ * own, the labels and names copied when owned (else borrowed). */
+static void states_view(struct state_set *ss, struct check_states *st, int owned)
+{
+	const struct ir_program *p = ss->enc->prog;
+	sort_states(ss);
+	*st = (struct check_states){.ncols = ss->ncol, .n = ss->nst, .wide = ss->wide,
+				    .val = ss->val, .loc_base = enc_loc_address(0),
+				    .nlocs = p->nlocs, .symbolic = ENC_SYMBOLIC};
+	st->cols = xcalloc((size_t)ss->ncol + 1, sizeof *st->cols);
+	for (int c = 0; c < ss->ncol; c++)
+		st->cols[c] = owned ? xstrdup(ss->col[c].label) : (char *)ss->col[c].label;
+	st->locs = xcalloc((size_t)p->nlocs + 1, sizeof *st->locs);
+	for (int l = 0; l < p->nlocs; l++)
+		st->locs[l] = owned ? xstrdup(p->locs[l].name) : (char *)p->locs[l].name;
+}
+
+void state_set_take(struct state_set *ss, struct check_states *st)
+{
+	states_view(ss, st, 1);
+	ss->val = NULL;
+	ss->nst = ss->cap = 0;
+}
+
+void state_set_print(struct state_set *ss, FILE *out)
+{
+	struct check_states st;
+	states_view(ss, &st, 0);
+	for (long i = 0; i < st.n; i++)
+		check_state_print(&st, i, out);
+	free(st.cols);
+	free(st.locs);
 }

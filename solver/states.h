@@ -14,6 +14,7 @@
 #include <z3.h>
 
 #include "frontend/ir.h"
+#include "solver/result.h"
 
 struct encoding;
 struct state_set;
@@ -49,7 +50,10 @@ long state_set_count(const struct state_set *ss, int positive);
 /* herd7's order of values in a column: symbols, then numbers, then
  * location names (by name).  <0, 0, >0 as strcmp. */
 int state_value_cmp(const struct encoding *enc, long x, long y);
-/* One line per state: "0:r0=0; 1:r0=1; [x]=1;" */
-void state_set_print(const struct state_set *ss, FILE *out);
+/* The states, in herd7's order, moved into st (result.h): ss is left
+ * empty (a 2^19-state list is not copied). */
+void state_set_take(struct state_set *ss, struct check_states *st);
+/* One line per state: "0:r0=0; 1:r0=1; [x]=1;" (ss is sorted). */
+void state_set_print(struct state_set *ss, FILE *out);
 
 #endif

@@ -40,7 +40,7 @@ void encfix_close(struct encfix *f)
 	ir_program_free(f->b.p);
 }
 
-char *encfix_printed(const struct state_set *ss)
+char *encfix_printed(struct state_set *ss)
 {
 	char *buf = NULL;
 	size_t len = 0;

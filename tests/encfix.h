@@ -30,6 +30,6 @@ void encfix_close(struct encfix *f);
 
 struct state_set;
 /* The states of ss as state_set_print prints them (caller frees). */
-char *encfix_printed(const struct state_set *ss);
+char *encfix_printed(struct state_set *ss);
 
 #endif

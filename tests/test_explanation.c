@@ -56,7 +56,7 @@ static void test_never_kept(void **state)
 	struct check_result r = {0};
 	char *out = tu_check_opt(sb_mbs, (struct check_options){.unroll = 2, .explain = 1}, &r);
 	assert_int_equal(r.verdict, CHECK_NEVER);
-	const struct explanation *e = r.explanation;
+	const struct explanation *e = r.explained;
 	assert_non_null(e);
 	assert_true(e->found);
 	assert_true(explanation_complete(e));
@@ -92,7 +92,7 @@ static void test_never_kept(void **state)
 	free(text);
 	free(out);
 	check_result_free(&r);
-	assert_null(r.explanation);
+	assert_null(r.explained);
 }
 
 /* No explanation without --explain, nor for a condition reached; a
@@ -102,14 +102,14 @@ static void test_none(void **state)
 	(void)state;
 	struct check_result r = {0};
 	char *out = tu_check_opt(sb_mbs, (struct check_options){.unroll = 2}, &r);
-	assert_null(r.explanation);
+	assert_null(r.explained);
 	free(out);
 	out = tu_check_opt(sb_mbs, (struct check_options){.unroll = 2, .explain = 1}, &r);
-	assert_non_null(r.explanation);
+	assert_non_null(r.explained);
 	free(out);
 	out = tu_check_opt(mp_pos, (struct check_options){.unroll = 2, .explain = 1}, &r);
 	assert_int_equal(r.verdict, CHECK_SOMETIMES);
-	assert_null(r.explanation);
+	assert_null(r.explained);
 	free(out);
 	check_result_free(&r);
 }

@@ -1,8 +1,10 @@
 /*
  * test_result.c - unit tests of the check's result (solver/result.h):
  * checker_run on small litmus tests written here fills the verdict, the
- * counts, the States count, the flags, the findings and an error's kind
- * as the printed answer says them.  Each expectation differs between the
+ * counts, the States count, the states value by value, the flags, the
+ * witness and race executions, the explanation, the notes, the findings
+ * and an error's kind as the printed answer says them, and the answer
+ * printed again from the result is the one printed.  Each expectation differs between the
  * tests, so a field filled wrongly or not at all fails one of them; and
  * the --json kind of each kind of error.
  */
@@ -168,6 +170,146 @@ static void test_timeout_kind(void **state)
 	check_result_free(&r);
 }
 
+/* The answer printed again from r, with its Time line, is out. */
+static void reprints(const struct check_result *r, const char *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	check_result_print(r, f, 1);
+	fclose(f);
+	assert_string_equal(buf, out);
+	free(buf);
+}
+
+/* The value of column label in state i, as printed. */
+static const char *state_value(const struct check_result *r, long i, const char *label,
+			       char *buf)
+{
+	for (int c = 0; c < r->states.ncols; c++)
+		if (strcmp(r->states.cols[c], label) == 0)
+			return check_value_text(&r->states, check_state_value(&r->states, i, c),
+						buf);
+	fail_msg("no column %s", label);
+	return NULL;
+}
+
+/* The states, value by value in herd7's order; the name, condition, Time. */
+static void test_states_data(void **state)
+{
+	(void)state;
+	struct check_result r = {0};
+	char buf[24];
+	char *out = tu_check_opt(sb_pos, (struct check_options){.unroll = 2}, &r);
+	assert_string_equal(r.name, "SB+pos");
+	assert_string_equal(r.cond_text, "(0:r0=0 /\\ 1:r0=0)");
+	assert_int_equal(r.states.n, 4);
+	assert_int_equal(r.states.ncols, 2);
+	assert_string_equal(r.states.cols[0], "0:r0");
+	assert_string_equal(r.states.cols[1], "1:r0");
+	/* 0:r0=0; 1:r0=0; first, 0:r0=1; 1:r0=1; last */
+	assert_string_equal(state_value(&r, 0, "0:r0", buf), "0");
+	assert_string_equal(state_value(&r, 0, "1:r0", buf), "0");
+	assert_string_equal(state_value(&r, 3, "0:r0", buf), "1");
+	assert_string_equal(state_value(&r, 3, "1:r0", buf), "1");
+	assert_true(r.seconds >= 0 && r.seconds < 60);
+	assert_int_equal(r.loop, 0);
+	assert_null(r.witness);
+	assert_null(r.explanation);
+	reprints(&r, out);
+	free(out);
+	check_result_free(&r);
+}
+
+/* A value that is a location's address prints as its name. */
+static void test_state_location(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"C ptr\n{ p = x; }\n"
+		"P0(int **p, int *y) { WRITE_ONCE(*p, y); }\n"
+		"P1(int **p) { int *r0; r0 = READ_ONCE(*p); }\n"
+		"exists (1:r0=y)\n";
+	struct check_result r = {0};
+	char buf[24];
+	char *out = tu_check_opt(text, (struct check_options){.unroll = 2}, &r);
+	assert_int_equal(r.states.n, 2);
+	assert_string_equal(state_value(&r, 0, "1:r0", buf), "x");
+	assert_string_equal(state_value(&r, 1, "1:r0", buf), "y");
+	reprints(&r, out);
+	free(out);
+	check_result_free(&r);
+}
+
+/* --witness: the execution as data, re-checked; --explain on a data
+ * race: the race's two accesses and execution; on a condition never
+ * reached: the explanation. */
+static void test_witness_and_race(void **state)
+{
+	(void)state;
+	struct check_result r = {0};
+	char *out = tu_check_opt(sb_pos, (struct check_options){.unroll = 2, .witness = 1}, &r);
+	assert_non_null(r.witness);
+	assert_true(r.witness_rechecked);
+	assert_int_equal(r.witness->nthreads, 2);
+	assert_int_equal(r.witness->nevents, 4);
+	const struct check_event *e = &r.witness->events[1]; /* P0's read of y */
+	assert_int_equal(e->thread, 0);
+	assert_string_equal(e->kind, "R");
+	assert_string_equal(e->loc, "y");
+	assert_string_equal(e->value, "0");
+	assert_true(e->reads);
+	assert_int_equal(e->from.thread, -1);
+	assert_int_equal(r.witness->nfr, 2);
+	assert_int_equal(r.witness->nfinal, 4); /* [x] [y] 0:r0 1:r0 */
+	assert_string_equal(r.witness->final[2].label, "0:r0");
+	assert_string_equal(r.witness->final[2].value, "0");
+	has_line(out, "  re-checked against the model: consistent, reaches the condition\n");
+	reprints(&r, out);
+	free(out);
+	static const char race_text[] =
+		"C MP+plain\n{}\n"
+		"P0(int *x, int *y) { *x = 1; smp_store_release(y, 1); }\n"
+		"P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); r1 = *x; }\n"
+		"exists (1:r0=1 /\\ 1:r1=0)\n";
+	out = tu_check_opt(race_text, (struct check_options){.unroll = 2, .explain = 1}, &r);
+	assert_non_null(r.race);
+	assert_string_equal(r.race->a.loc, "x");
+	assert_string_equal(r.race->b.loc, "x");
+	assert_true(r.race->x.nevents > 0);
+	reprints(&r, out);
+	free(out);
+	/* never reached: the explanation, as its text */
+	out = tu_check_opt(sb_mbs, (struct check_options){.unroll = 2, .explain = 1}, &r);
+	assert_null(r.race);
+	assert_null(r.witness);
+	assert_non_null(r.explanation);
+	assert_non_null(strstr(r.explanation, "Explanation: the condition is never reached"));
+	reprints(&r, out);
+	free(out);
+	check_result_free(&r);
+}
+
+/* The notes: an assertion that can fail (no program report). */
+static void test_notes(void **state)
+{
+	(void)state;
+	static const char assert_text[] =
+		"C bug\n{}\n"
+		"P0(int *x) { WRITE_ONCE(*x, 1); }\n"
+		"P1(int *x) { int r0; r0 = READ_ONCE(*x); BUG_ON(r0 == 1); }\n"
+		"exists (1:r0=1)\n";
+	struct check_result r = {0};
+	char *out = tu_check_opt(assert_text, (struct check_options){.unroll = 2}, &r);
+	assert_non_null(r.notes);
+	assert_non_null(strstr(r.notes, "Assertion failed: "));
+	assert_null(r.program_text);
+	reprints(&r, out);
+	free(out);
+	check_result_free(&r);
+}
+
 /* The words and the verdict of counts. */
 static void test_words(void **state)
 {
@@ -203,6 +345,10 @@ int main(void)
 		cmocka_unit_test(test_flag),
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_timeout_kind),
+		cmocka_unit_test(test_states_data),
+		cmocka_unit_test(test_state_location),
+		cmocka_unit_test(test_witness_and_race),
+		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_json_kinds),
 	};
