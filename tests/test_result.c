@@ -41,6 +41,13 @@ static const char sb_pos[] =
 	"P1(int *x, int *y) { int r0; WRITE_ONCE(*y, 1); r0 = READ_ONCE(*x); }\n"
 	"exists (0:r0=0 /\\ 1:r0=0)\n";
 
+/* An assertion (BUG_ON) that can fail. */
+static const char assert_text[] =
+	"C bug\n{}\n"
+	"P0(int *x) { WRITE_ONCE(*x, 1); }\n"
+	"P1(int *x) { int r0; r0 = READ_ONCE(*x); BUG_ON(r0 == 1); }\n"
+	"exists (1:r0=1)\n";
+
 /* Never: no state reaches the condition; three states listed. */
 static void test_never(void **state)
 {
@@ -130,11 +137,6 @@ static void test_flag(void **state)
 static void test_findings(void **state)
 {
 	(void)state;
-	static const char assert_text[] =
-		"C bug\n{}\n"
-		"P0(int *x) { WRITE_ONCE(*x, 1); }\n"
-		"P1(int *x) { int r0; r0 = READ_ONCE(*x); BUG_ON(r0 == 1); }\n"
-		"exists (1:r0=1)\n";
 	struct check_result r = {0};
 	char *out = tu_check_opt(assert_text, (struct check_options){.unroll = 2}, &r);
 	assert_int_equal(r.findings, CHECK_FOUND_ASSERT_FAILS);
@@ -295,11 +297,6 @@ static void test_witness_and_race(void **state)
 static void test_notes(void **state)
 {
 	(void)state;
-	static const char assert_text[] =
-		"C bug\n{}\n"
-		"P0(int *x) { WRITE_ONCE(*x, 1); }\n"
-		"P1(int *x) { int r0; r0 = READ_ONCE(*x); BUG_ON(r0 == 1); }\n"
-		"exists (1:r0=1)\n";
 	struct check_result r = {0};
 	char *out = tu_check_opt(assert_text, (struct check_options){.unroll = 2}, &r);
 	assert_non_null(r.notes);
