@@ -60,6 +60,9 @@ struct problem {
 	enum enc_arith arith;         /* how the solvers' arithmetic is set */
 	Z3_params params;              /* the solvers' parameters: Z3's time
 					* limit and the arithmetic's set-up */
+	struct lazy *lazy;             /* --lazy: the model checked outside
+					* Z3 for the solver of the consistent
+					* executions (lazy.h); NULL: eager */
 };
 
 /* What problem_open makes of a test. */
