@@ -19,7 +19,6 @@
  */
 #include "encoder/circuit.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -533,6 +532,8 @@ static void atom_bounds(struct circuit *c, Z3_model m, int u, int *ok)
 		signed char g = c->given[c->atom_of[u]];
 		if (g >= 0)
 			lo = hi = g;
+		else
+			*ok = 0; /* the bounds still hold */
 	} else {
 		Z3_ast v = NULL;
 		Z3_lbool b = Z3_L_UNDEF;

@@ -411,10 +411,10 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 	if (p->lazy) {
 		struct lazy_stats ls;
 		lazy_get_stats(p->lazy, &ls);
-		fprintf(c->err, "stats: lazy: %d nodes, %d atoms; %ld partial checks, %ld conflicts in the search, "
+		fprintf(c->err, "stats: lazy: %d nodes, %d atoms; %ld conflicts in the search, "
 			"%ld executions ruled out after it, %ld clauses; %ld literals; "
 			"%.3fs in Z3, %.3fs in the circuit\n",
-			ls.nodes, ls.atoms, ls.partial, ls.conflicts, ls.rounds, ls.clauses, ls.lits, ls.solve_s,
+			ls.nodes, ls.atoms, ls.conflicts, ls.rounds, ls.clauses, ls.lits, ls.solve_s,
 			ls.eval_s);
 	}
 	/* the relations that cost most definitions: where relation

@@ -1,19 +1,25 @@
 /*
- * lazy.c - the model's axioms checked on each execution Z3 finds, and
- * the clauses that rule out broken ones (lazy.h).
+ * lazy.c - the model's axioms checked on the executions Z3's search
+ * builds, outside Z3 (lazy.h).
  *
- * The loop: ask the solver (the program, the clauses so far, the
- * question); evaluate the circuit of the axioms in its model; for each
- * axiom the execution breaks, add "not all of these atoms", the atoms
- * circuit_justify gives (a cycle's edges back to the choices of rf, co
- * and guards that made them); ask again.  An execution that breaks none
- * is the answer.  The clauses are consequences of the model alone, so
- * they stay for every later question (those asserted inside a push go
- * with its pop).
+ * Z3 holds the program alone.  Its user propagator (Z3 4.8.12: fixed,
+ * final, push and pop callbacks) tells the core the values the search
+ * gives the axioms' atoms (each registered through a Boolean proxy, see
+ * start_propagator).  At each complete assignment the circuit evaluates
+ * the axioms; each broken one is a conflict whose premises are the atoms
+ * of its justification (a cycle's edges back to the rf, co and guard
+ * choices that made them), and the search goes on from there, keeping
+ * what it learnt.  lazy_check then evaluates the model the search
+ * returns once more, in Z3's model: a question that names the model's
+ * relations gets their definitions asserted beside it, and an execution
+ * that still breaks something is ruled out by an asserted clause.
+ *
+ * Tried and left out: checking partial assignments (the circuit's bounds,
+ * every k atoms fixed): each check walks the whole circuit, which cost
+ * more than the earlier conflicts saved (docs/benchmarks.md).
  */
 #include "solver/lazy.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/check.h"
@@ -32,8 +38,6 @@ struct lazy {
 	 * registered with s, and their values on the search's trail */
 	int natoms;          /* atoms registered (circuit_atom 0 .. natoms) */
 	int nnodes;          /* the axioms' nodes: circuit_nodes then */
-	size_t partial_every; /* atoms fixed between partial checks, 0:
-			       * only complete assignments are checked */
 	int *atom_of_id;     /* per registered id: its atom */
 	unsigned *id_of_atom;
 	unsigned nids;
@@ -84,14 +88,6 @@ void lazy_free(struct lazy *lz)
 	free(lz);
 }
 
-static FILE *lazy_log(void)
-{
-	static FILE *f;
-	if (!f)
-		f = fopen("/tmp/lazy.log", "a");
-	return f;
-}
-
 /* ---- the propagator: Z3's callbacks ---- */
 
 static void on_push(void *ctx)
@@ -119,11 +115,10 @@ static void *on_fresh(void *ctx, Z3_context z)
 	return ctx;
 }
 
-/* Each axiom the atoms fixed so far surely break is a conflict whose
- * premises are the atoms of its justification; how many. */
-static int conflicts(struct lazy *lz, Z3_solver_callback cb)
+/* Each axiom the atoms fixed so far break is a conflict whose premises
+ * are the atoms of its justification. */
+static void conflicts(struct lazy *lz, Z3_solver_callback cb)
 {
-	int found = 0;
 	for (int i = 0; i < lz->naxioms; i++) {
 		if (circuit_value(lz->c, lz->axiom[i]) != 0)
 			continue;
@@ -137,9 +132,7 @@ static int conflicts(struct lazy *lz, Z3_solver_callback cb)
 						NULL, Z3_mk_false(lz->z));
 		lz->st.conflicts++;
 		lz->st.lits += k;
-		found++;
 	}
-	return found;
 }
 
 static void on_fixed(void *ctx, Z3_solver_callback cb, unsigned id, Z3_ast value)
@@ -152,15 +145,6 @@ static void on_fixed(void *ctx, Z3_solver_callback cb, unsigned id, Z3_ast value
 	lz->val[a] = Z3_get_bool_value(lz->z, value) == Z3_L_TRUE;
 	XGROW(lz->trail, lz->trail_cap, lz->ntrail + 1, 1024);
 	lz->trail[lz->ntrail++] = a;
-	/* A partial check costs a walk of the circuit: one every
-	 * partial_every atoms fixed. */
-	if (lz->partial_every && lz->ntrail % lz->partial_every == 0) {
-		double t0 = clock_now();
-		circuit_eval_given(lz->c, lz->val, lz->nnodes);
-		lz->st.partial++;
-		conflicts(lz, cb);
-		lz->st.eval_s += clock_now() - t0;
-	}
 }
 
 /* A complete assignment (every atom fixed). */
@@ -183,7 +167,6 @@ static void start_propagator(struct lazy *lz, Z3_solver s)
 	Z3_solver_propagate_final(z, s, on_final);
 	lz->natoms = circuit_atom_count(lz->c);
 	lz->nnodes = circuit_nodes(lz->c);
-	lz->partial_every = getenv("LKMMC_LAZY_EVERY") ? (size_t)atoi(getenv("LKMMC_LAZY_EVERY")) : 0;
 	lz->id_of_atom = xmalloc_array((size_t)lz->natoms + 1, sizeof(unsigned));
 	lz->val = xmalloc_array((size_t)lz->natoms + 1, 1);
 	for (int a = 0; a < lz->natoms; a++) {
@@ -205,12 +188,9 @@ static void start_propagator(struct lazy *lz, Z3_solver s)
 		lz->atom_of_id[id] = a;
 	}
 	/* every registered atom is given a value before the final check */
-	if (getenv("LKMMC_LAZY_NOREL")) return;
 	Z3_params prm = Z3_mk_params(z);
 	Z3_params_inc_ref(z, prm);
 	Z3_params_set_uint(z, prm, Z3_mk_string_symbol(z, "relevancy"), 0);
-	if (getenv("LKMMC_LAZY_ARITH"))
-		Z3_params_set_uint(z, prm, Z3_mk_string_symbol(z, "arith.solver"), (unsigned)atoi(getenv("LKMMC_LAZY_ARITH")));
 	Z3_solver_set_params(z, s, prm);
 	Z3_params_dec_ref(z, prm);
 }
@@ -316,8 +296,6 @@ Z3_lbool lazy_check(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
 		r = problem_ask_until(z, s, n, a, deadline);
 		double t1 = clock_now();
 		lz->st.solve_s += t1 - t0;
-		if (getenv("LKMMC_LAZY_DEBUG"))
-			fprintf(lazy_log(), "lazy: check %d: %s\n", r, r == Z3_L_UNDEF ? Z3_solver_get_reason_unknown(z, s) : "");
 		if (r != Z3_L_TRUE)
 			break;
 		Z3_model m = Z3_solver_get_model(z, s);

@@ -48,7 +48,6 @@ struct lazy_stats {
 			 * the search (their clauses asserted) */
 	long conflicts; /* broken axioms the propagator reported inside
 			 * the search */
-	long partial;   /* checks of partial assignments */
 	long clauses;   /* clauses added */
 	long lits;      /* their literals */
 	double eval_s;  /* seconds in the circuit (evaluate, justify) */
