@@ -343,34 +343,26 @@ static int self_check(const struct expl *ex, int closed)
 	return !closed || ex->steps[ex->nsteps - 1].to == ex->steps[0].from;
 }
 
-/* What x prints of event e, or of the whole execution (e < 0). */
-static char *printed(const struct execution *x, int e)
+/* Event e of x as data, without its source. */
+static struct check_event event_data(const struct execution *x, int e)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	CHECK(f != NULL, "no memory for an event's text");
-	if (e >= 0)
-		execution_print_event(x, e, f);
-	else
-		execution_print(x, f);
-	fclose(f);
-	return buf;
+	struct check_event d;
+	execution_record_event(x, e, &d);
+	return d;
 }
 
-/* The steps found, as text, into a. */
+/* The steps found, as data, into a. */
 static void keep_steps(const struct expl *ex, struct explanation_axiom *a)
 {
 	a->from = ex->steps[0].from;
-	a->from_text = printed(ex->x, a->from);
+	a->from_event = event_data(ex->x, a->from);
 	for (int i = 0; i < ex->nsteps; i++) {
 		const struct step *s = &ex->steps[i];
 		const struct event *f = s->fence >= 0 ? &ex->enc->ev[s->fence] : NULL;
-		char *to = printed(ex->x, s->to);
 		explanation_step_add(a, ex->m->rel[s->rel].name,
 				     !f ? NULL : f->instr && f->instr->text ? f->instr->text : "?",
-				     f && f->instr ? f->instr->pos.line : 0, s->to, to);
-		free(to);
+				     f && f->instr ? f->instr->pos.line : 0, s->to,
+				     event_data(ex->x, s->to));
 	}
 }
 
@@ -509,7 +501,8 @@ struct explanation *explain_never(const struct encoding *enc, const struct lkmm 
 		Z3_model_inc_ref(z, model);
 		ex.x = execution_new(enc, model);
 		explain_axiom(&ex, &m->axiom[a], ea);
-		ea->execution = printed(ex.x, -1);
+		ea->execution = xcalloc(1, sizeof *ea->execution);
+		execution_record(ex.x, ea->execution);
 		explanation_print_axiom(ea, out);
 		if (keep && !*keep) {
 			*keep = ex.x; /* the caller releases it and its model */
