@@ -5,7 +5,8 @@
  * events and executions as data, the fences as text; printing the
  * structure gives the text that was printed; no explanation without
  * --explain or for a reachable condition; the printer's words for the
- * axioms not shown.
+ * axioms not shown; --json's "explanation" member rendered from the
+ * structure (report/json.c), of a check's and of one built here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "frontend/ir.h"
+#include "report/json.h"
 #include "solver/check.h"
 #include "solver/explanation.h"
 #include "solver/result.h"
@@ -202,12 +204,105 @@ static void test_statuses(void **state)
 	explanation_free(e);
 }
 
+/* The --json object of r, a litmus test's result (the caller frees it). */
+static char *json_of_result(const struct check_result *r)
+{
+	struct json_test t = {.file = "t.litmus", .model = "built-in", .result = r};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	json_test_write(f, &t);
+	fclose(f);
+	return buf;
+}
+
+/* The --json object of a litmus result holding only e (freed). */
+static char *json_of(struct explanation *e)
+{
+	struct check_result r = {.nstates = -1, .explained = e};
+	char *json = json_of_result(&r);
+	check_result_free(&r);
+	return json;
+}
+
+/* The JSON has part (its "explanation" member, say). */
+static void has(const char *json, const char *part)
+{
+	if (!strstr(json, part))
+		fail_msg("expected\n%s\nin\n%s", part, json);
+}
+
+/* --json's explanation, built here: the axioms, each violation up to the
+ * first with an execution (its steps chained from the first event, the
+ * fence with its line), that execution, then the later axioms as the
+ * lines of their text ("unread").  An event's source text is written as
+ * it is, "  reads 1 from init" in it too (a reader of the printed
+ * listing would take it for the event's source). */
+static void test_json_built(void **state)
+{
+	(void)state;
+	struct explanation *e = calloc(1, sizeof *e);
+	assert_non_null(e);
+	e->found = 1;
+	explanation_add(e, "b", EXPLAINED_NO_EXECUTION);
+	add_cycle(e, "d");
+	e->axiom[1].execution =
+		one_event(event(0, 1, "W", "x", "1", "WRITE_ONCE(*x, 1)  reads 1 from init"));
+	explanation_add(e, "e", EXPLAINED_NO_RELATION)->execution =
+		one_event(event(0, 1, "W", "x", "1", "WRITE_ONCE(*x, 1)"));
+	char *json = json_of(e);
+	has(json, ",\"explanation\":{\"axioms\":[\"b\",\"d\",\"e\"],\"violations\":["
+		  "{\"axiom\":\"b\",\"note\":\"no execution found violating only it\"},"
+		  "{\"axiom\":\"d\",\"what\":\"cycle\",\"steps\":["
+		  "{\"from\":{\"thread\":0,\"line\":1,\"kind\":\"W\",\"location\":\"x\",\"value\":1},"
+		  "\"relation\":\"po\","
+		  "\"to\":{\"thread\":0,\"line\":2,\"kind\":\"R\",\"location\":\"y\",\"value\":0}},"
+		  "{\"from\":{\"thread\":0,\"line\":2,\"kind\":\"R\",\"location\":\"y\",\"value\":0},"
+		  "\"relation\":\"mb\",\"fence\":{\"text\":\"smp_mb()\",\"line\":7},"
+		  "\"to\":{\"thread\":0,\"line\":1,\"kind\":\"W\",\"location\":\"x\",\"value\":1}}]}],"
+		  "\"execution\":{\"events\":[{\"thread\":0,\"line\":1,\"kind\":\"W\",\"location\":\"x\","
+		  "\"value\":1,\"text\":\"WRITE_ONCE(*x, 1)  reads 1 from init\"}],\"final\":{\"[x]\":1}},"
+		  "\"unread\":[\"  e: violated (a check lkmmc shows no relation of)\","
+		  "\"  in this execution (which reaches the condition):\",\"  P0:\","
+		  "\"    P0:1 W x=1  WRITE_ONCE(*x, 1)\",\"  final: [x]=1;\"]}}\n");
+	free(json);
+	/* no core found: no axioms, the note why */
+	e = calloc(1, sizeof *e);
+	assert_non_null(e);
+	json = json_of(e);
+	has(json, ",\"explanation\":{\"axioms\":[],"
+		  "\"note\":\"none (the condition is reachable or the solver gave up)\"}}\n");
+	free(json);
+}
+
+/* --json's explanation of SB+mbs, from the check's data: propagation's
+ * pb cycle through both smp_mb(), and the execution it is in. */
+static void test_json_checked(void **state)
+{
+	(void)state;
+	struct check_result r = {0};
+	char *out = tu_check_opt(sb_mbs, (struct check_options){.unroll = 2, .explain = 1}, &r);
+	free(out);
+	char *json = json_of_result(&r);
+	has(json, "\"explanation\":{\"axioms\":[\"propagation\"],\"violations\":"
+		  "[{\"axiom\":\"propagation\",\"what\":\"pb cycle\",\"steps\":[");
+	has(json, "\"relation\":\"mb\",\"fence\":{\"text\":\"smp_mb()\",\"line\":3}");
+	has(json, "\"relation\":\"mb\",\"fence\":{\"text\":\"smp_mb()\",\"line\":4}");
+	has(json, "]}],\"execution\":{\"events\":[{\"thread\":0,\"line\":3,\"kind\":\"W\"");
+	assert_null(strstr(json, "unread"));
+	free(json);
+	check_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_never_kept),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_statuses),
+		cmocka_unit_test(test_json_built),
+		cmocka_unit_test(test_json_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, tu_frontend_free);
 }
