@@ -3,11 +3,12 @@
  * docs/json.md), rendered from its check's result (solver/result.h).
  *
  * Members in the order they always came: the test, herd7's block, a
- * program's report (its lines), the witness, the explanation (read from
- * its text by json_text.c), a data race, the notes, the messages, the
+ * program's report (its lines), the witness, the explanation
+ * (solver/explanation.h), a data race, the notes, the messages, the
  * error.  Values are written as lkmmc prints them ("1": a number, "x",
- * "S": strings).  It does not run anything, nor read text lkmmc printed
- * but the explanation's.
+ * "S": strings).  The parts the result holds as text (a program's
+ * report, the notes, the messages) go as their lines.  It does not run
+ * anything, nor read text lkmmc printed.
  */
 #include "report/json.h"
 
@@ -15,8 +16,8 @@
 #include <string.h>
 
 #include "common/xalloc.h"
-#include "report/json_text.h"
 #include "report/jsonw.h"
+#include "solver/explanation.h"
 #include "solver/herd7out.h"
 
 static void key_str(struct jsonw *w, const char *key, const char *v)
@@ -173,6 +174,12 @@ static void write_block(struct jsonw *w, const struct check_result *r)
 	jsonw_double(w, strtod(secs, NULL));
 }
 
+/* A line of text (not NUL-terminated). */
+struct json_note {
+	const char *s;
+	size_t n;
+};
+
 /* Each non-empty line of text (a part the result holds as text) to
  * *notes. */
 static void text_lines(const char *text, struct json_note **notes, size_t *n, size_t *cap)
@@ -200,16 +207,147 @@ static void write_lines(struct jsonw *w, const char *key, const struct json_note
 	jsonw_arr_end(w);
 }
 
+/* A stream into *buf, of *len bytes (the caller's once it is closed). */
+static FILE *text_open(char **buf, size_t *len)
+{
+	*buf = NULL;
+	FILE *f = open_memstream(buf, len);
+	if (!f)
+		abort();
+	return f;
+}
+
+/* e's text as the answer prints it, its blank line included. */
+static char *explanation_text(const struct explanation *e)
+{
+	char *text;
+	size_t len;
+	FILE *f = text_open(&text, &len);
+	explanation_print(e, f);
+	fputc('\n', f);
+	fclose(f);
+	return text;
+}
+
+/* The text of e's axioms from axiom `from` on (each one's block). */
+static char *axioms_text(const struct explanation *e, int from)
+{
+	char *text;
+	size_t len;
+	FILE *f = text_open(&text, &len);
+	for (int i = from; i < e->naxioms; i++)
+		explanation_print_axiom(&e->axiom[i], f);
+	fclose(f);
+	return text;
+}
+
 /* A program's answer: every line it printed, as "output". */
 static void write_program(struct jsonw *w, const struct check_result *r)
 {
 	struct json_note *lines = NULL;
 	size_t n = 0, cap = 0;
+	char *why = r->explained ? explanation_text(r->explained) : NULL;
 	text_lines(r->program_text, &lines, &n, &cap);
-	text_lines(r->explanation, &lines, &n, &cap);
+	text_lines(why, &lines, &n, &cap);
 	text_lines(r->notes, &lines, &n, &cap);
 	write_lines(w, "output", lines, n);
 	free(lines);
+	free(why);
+}
+
+/* One step of a cycle or pair, from event from: {"from", "relation",
+ * "fence": {"text", "line"} when a fence makes it, "to"}. */
+static void write_step(struct jsonw *w, const struct check_event *from,
+		       const struct explanation_step *s)
+{
+	jsonw_obj_begin(w);
+	jsonw_key(w, "from");
+	write_event(w, from);
+	key_str(w, "relation", s->rel);
+	if (s->fence) {
+		jsonw_key(w, "fence");
+		jsonw_obj_begin(w);
+		key_str(w, "text", s->fence);
+		key_long(w, "line", s->fence_line);
+		jsonw_obj_end(w);
+	}
+	jsonw_key(w, "to");
+	write_event(w, &s->to_event);
+	jsonw_obj_end(w);
+}
+
+/* One axiom of the core: {"axiom", "what", "steps"} when its cycle or
+ * pair is shown, else {"axiom", "note"}. */
+static void write_violation(struct jsonw *w, const struct explanation_axiom *a)
+{
+	const char *note = explanation_status_note(a->status);
+	jsonw_obj_begin(w);
+	key_str(w, "axiom", a->name);
+	if (note) {
+		key_str(w, "note", note);
+		jsonw_obj_end(w);
+		return;
+	}
+	key_str(w, "what", a->what);
+	jsonw_key(w, "steps");
+	jsonw_arr_begin(w);
+	for (int i = 0; i < a->nsteps; i++)
+		write_step(w, i ? &a->step[i - 1].to_event : &a->from_event, &a->step[i]);
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+}
+
+/* The first axiom of e with an execution, or naxioms. */
+static int first_with_execution(const struct explanation *e)
+{
+	int i = 0;
+	while (i < e->naxioms && !e->axiom[i].execution)
+		i++;
+	return i;
+}
+
+/* The axioms after the shown execution's, as their text's lines under
+ * "unread": format 1's explanation has one execution (docs/json.md). */
+static void write_later_axioms(struct jsonw *w, const struct explanation *e, int from)
+{
+	struct json_note *lines = NULL;
+	size_t n = 0, cap = 0;
+	char *text = axioms_text(e, from);
+	text_lines(text, &lines, &n, &cap);
+	write_lines(w, "unread", lines, n);
+	free(lines);
+	free(text);
+}
+
+/* "explanation": the core's axioms ("note" when none was found), each
+ * axiom's violation up to the first with an execution, that execution. */
+static void write_explanation(struct jsonw *w, const struct explanation *e)
+{
+	int shown = first_with_execution(e);
+	jsonw_key(w, "explanation");
+	jsonw_obj_begin(w);
+	jsonw_key(w, "axioms");
+	jsonw_arr_begin(w);
+	for (int i = 0; i < e->naxioms; i++)
+		jsonw_str(w, e->axiom[i].name);
+	jsonw_arr_end(w);
+	if (!e->found)
+		key_str(w, "note", explanation_none);
+	if (e->naxioms) {
+		jsonw_key(w, "violations");
+		jsonw_arr_begin(w);
+		for (int i = 0; i < e->naxioms && i <= shown; i++)
+			write_violation(w, &e->axiom[i]);
+		jsonw_arr_end(w);
+	}
+	if (shown < e->naxioms) {
+		jsonw_key(w, "execution");
+		jsonw_obj_begin(w);
+		execution_fields(w, e->axiom[shown].execution);
+		jsonw_obj_end(w);
+		write_later_axioms(w, e, shown + 1);
+	}
+	jsonw_obj_end(w);
 }
 
 /* A litmus test's parts after the block. */
@@ -225,7 +363,8 @@ static void write_litmus(struct jsonw *w, const struct check_result *r)
 		jsonw_bool(w, r->witness_rechecked);
 		jsonw_obj_end(w);
 	}
-	json_text_read(w, r->explanation, &notes, &n, &cap);
+	if (r->explained)
+		write_explanation(w, r->explained);
 	if (r->race) {
 		jsonw_key(w, "race");
 		jsonw_obj_begin(w);

@@ -3,12 +3,12 @@
  * Lines), the format docs/json.md describes field by field.
  *
  * The object is rendered from the check's result (solver/result.h: herd7's
- * block, the witness, a data race, the assertion/unwinding notes, a C
- * program's report), from its messages on stderr, and from its error when
- * it failed (the error's kind as the error carries it).  The explanation
- * is still text in the result: json_text.c reads it.  herd7's text is
- * rendered from the same result, so both say the same.  It does not check
- * tests nor print the text.
+ * block, the witness, the explanation, a data race, the assertion/
+ * unwinding notes, a C program's report), from its messages on stderr,
+ * and from its error when it failed (the error's kind as the error
+ * carries it).  herd7's text is rendered from the same result, so both
+ * say the same.  It does not check tests, print the text, nor read it
+ * back.
  */
 #ifndef LKMMC_JSON_H
 #define LKMMC_JSON_H

@@ -341,21 +341,15 @@ static int find_extras(const struct check_options *opt, const struct problem *p,
 {
 	const struct ir_program *prog = p->prog;
 	int ok = 1;
-	struct capture k;
 	if (!prog->is_program && v->pos > 0 &&
 	    (opt->witness || (opt->exists_only && !opt->herd7_only) ||
 	     (opt->picture && !opt->explain)))
 		ok = report_witness_data(opt, p, s, cond, v->reached, r, d);
-	if (ok && opt->explain && v->pos == 0 && !prog->is_program) {
-		ok = report_explain(opt, p, cond, capture_begin(&k), d, &r->explained);
-		capture_end(&k, &r->explanation);
-	}
+	if (ok && opt->explain && v->pos == 0 && !prog->is_program)
+		ok = report_explain(opt, p, cond, d, &r->explained);
 	/* A program that cannot fail: why no execution violates an assert. */
-	if (ok && opt->explain && v->neg == 0 && prog->is_program && prog->nasserts) {
-		ok = report_explain(opt, p, Z3_mk_not(p->z, cond), capture_begin(&k), d,
-				    &r->explained);
-		capture_end(&k, &r->explanation);
-	}
+	if (ok && opt->explain && v->neg == 0 && prog->is_program && prog->nasserts)
+		ok = report_explain(opt, p, Z3_mk_not(p->z, cond), d, &r->explained);
 	if (ok && opt->explain && p->m.race_flag >= 0 && v->raised[p->m.race_flag] &&
 	    !prog->is_program)
 		r->race = report_race_data(p, s);

@@ -1,7 +1,7 @@
 /*
  * execdata.c - an execution as data, printed and freed (execdata.h).
- * The text is lkmmc's per-thread listing, which herd7's users, the corpus
- * conformance and json.c's readers of old output know line by line.
+ * The text is lkmmc's per-thread listing, which herd7's users and the
+ * corpus conformance know line by line.
  */
 #include "solver/execdata.h"
 

@@ -3,8 +3,8 @@
  * (with the write each read reads from), the coherence order of each
  * location written twice or more, the from-read pairs between threads
  * and the final state, in the terms of the litmus file and in the order
- * lkmmc prints them; and its text (the per-thread listing of witnesses
- * and races).
+ * lkmmc prints them; and its text (the per-thread listing of witnesses,
+ * races and explanations).
  *
  * readback.h fills one from a Z3 model (execution_record); the text and
  * --json (report/json.c) are rendered from it.  Values are kept as

@@ -9,7 +9,7 @@
  * label relation holding, else by the axiom's own relation.  This file
  * knows no relation by name.  The self-check re-evaluates each step's
  * relation in the execution and checks that the steps join up, before
- * anything is printed.
+ * anything is kept.
  */
 #include "solver/explain.h"
 #include "solver/explanation.h"
@@ -343,34 +343,26 @@ static int self_check(const struct expl *ex, int closed)
 	return !closed || ex->steps[ex->nsteps - 1].to == ex->steps[0].from;
 }
 
-/* What x prints of event e, or of the whole execution (e < 0). */
-static char *printed(const struct execution *x, int e)
+/* Event e of x as data, without its source. */
+static struct check_event event_data(const struct execution *x, int e)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	CHECK(f != NULL, "no memory for an event's text");
-	if (e >= 0)
-		execution_print_event(x, e, f);
-	else
-		execution_print(x, f);
-	fclose(f);
-	return buf;
+	struct check_event d;
+	execution_record_event(x, e, &d);
+	return d;
 }
 
-/* The steps found, as text, into a. */
+/* The steps found, as data, into a. */
 static void keep_steps(const struct expl *ex, struct explanation_axiom *a)
 {
 	a->from = ex->steps[0].from;
-	a->from_text = printed(ex->x, a->from);
+	a->from_event = event_data(ex->x, a->from);
 	for (int i = 0; i < ex->nsteps; i++) {
 		const struct step *s = &ex->steps[i];
 		const struct event *f = s->fence >= 0 ? &ex->enc->ev[s->fence] : NULL;
-		char *to = printed(ex->x, s->to);
 		explanation_step_add(a, ex->m->rel[s->rel].name,
 				     !f ? NULL : f->instr && f->instr->text ? f->instr->text : "?",
-				     f && f->instr ? f->instr->pos.line : 0, s->to, to);
-		free(to);
+				     f && f->instr ? f->instr->pos.line : 0, s->to,
+				     event_data(ex->x, s->to));
 	}
 }
 
@@ -442,8 +434,7 @@ static int minimal_core(Z3_context z, Z3_solver s, Z3_ast *as, const Z3_ast *lit
 }
 
 struct explanation *explain_never(const struct encoding *enc, const struct lkmm *m,
-				  Z3_solver s, Z3_ast cond, FILE *out,
-				  struct execution **keep)
+				  Z3_solver s, Z3_ast cond, struct execution **keep)
 {
 	struct explanation *e = xcalloc(1, sizeof *e);
 	Z3_context z = enc->z;
@@ -465,7 +456,6 @@ struct explanation *explain_never(const struct encoding *enc, const struct lkmm 
 	int *in_core = xcalloc((size_t)nax + 1, sizeof *in_core);
 	as[0] = cond_lit;
 	if (!minimal_core(z, s, as, lit, idx, k, in_core)) {
-		explanation_print_header(e, out);
 		free(as);
 		free(lit);
 		free(idx);
@@ -473,14 +463,11 @@ struct explanation *explain_never(const struct encoding *enc, const struct lkmm 
 		return e;
 	}
 	/* The core's axioms, none explained yet (NO_EXECUTION until one is
-	 * found); the header and each axiom's block are printed as they are
-	 * known, so that what a time-out or the memory limit cuts short was
-	 * printed as found. */
+	 * found: what a time-out cuts short stays so). */
 	e->found = 1;
 	for (int i = 0; i < k; i++)
 		if (in_core[idx[i]])
 			explanation_add(e, m->axiom[idx[i]].name, EXPLAINED_NO_EXECUTION);
-	explanation_print_header(e, out);
 
 	struct expl ex = {.enc = enc, .m = m};
 	for (int i = 0, done = 0; i < k; i++) {
@@ -501,16 +488,14 @@ struct explanation *explain_never(const struct encoding *enc, const struct lkmm 
 					as[na++] = lit[idx[j]];
 			r = check_with(z, s, as, na);
 		}
-		if (r != Z3_L_TRUE) {
-			explanation_print_axiom(ea, out);
+		if (r != Z3_L_TRUE)
 			continue;
-		}
 		Z3_model model = Z3_solver_get_model(z, s);
 		Z3_model_inc_ref(z, model);
 		ex.x = execution_new(enc, model);
 		explain_axiom(&ex, &m->axiom[a], ea);
-		ea->execution = printed(ex.x, -1);
-		explanation_print_axiom(ea, out);
+		ea->execution = xcalloc(1, sizeof *ea->execution);
+		execution_record(ex.x, ea->execution);
 		if (keep && !*keep) {
 			*keep = ex.x; /* the caller releases it and its model */
 		} else {

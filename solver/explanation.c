@@ -19,19 +19,33 @@ struct explanation_axiom *explanation_add(struct explanation *e, const char *nam
 }
 
 void explanation_step_add(struct explanation_axiom *a, const char *rel,
-			  const char *fence, int fence_line, int to, const char *to_text)
+			  const char *fence, int fence_line, int to,
+			  struct check_event to_event)
 {
 	CHECK(a->status == EXPLAINED_SHOWN, "steps of axiom %s, not shown", a->name);
 	a->step = xrealloc(a->step, sizeof *a->step * (size_t)(a->nsteps + 1));
 	a->step[a->nsteps++] = (struct explanation_step){
 		.rel = xstrdup(rel), .fence = fence ? xstrdup(fence) : NULL,
-		.fence_line = fence_line, .to = to, .to_text = xstrdup(to_text)};
+		.fence_line = fence_line, .to = to, .to_event = to_event};
+}
+
+const char explanation_none[] = "none (the condition is reachable or the solver gave up)";
+
+const char *explanation_status_note(enum explained st)
+{
+	switch (st) {
+	case EXPLAINED_NO_RELATION: return "violated (a check lkmmc shows no relation of)";
+	case EXPLAINED_NO_EXECUTION: return "no execution found violating only it";
+	case EXPLAINED_SELF_CHECK: return "internal error: the explanation failed its self-check";
+	case EXPLAINED_SHOWN: break;
+	}
+	return NULL;
 }
 
 void explanation_print_header(const struct explanation *e, FILE *out)
 {
 	if (!e->found) {
-		fputs("Explanation: none (the condition is reachable or the solver gave up)\n", out);
+		fprintf(out, "Explanation: %s\n", explanation_none);
 		return;
 	}
 	fputs("Explanation: the condition is never reached because of", out);
@@ -42,28 +56,23 @@ void explanation_print_header(const struct explanation *e, FILE *out)
 
 void explanation_print_why(const struct explanation_axiom *a, FILE *out)
 {
-	switch (a->status) {
-	case EXPLAINED_NO_RELATION:
-		fprintf(out, "  %s: violated (a check lkmmc shows no relation of)\n", a->name);
+	const char *note = explanation_status_note(a->status);
+	if (note) {
+		fprintf(out, "  %s: %s\n", a->name, note);
 		return;
-	case EXPLAINED_NO_EXECUTION:
-		fprintf(out, "  %s: no execution found violating only it\n", a->name);
-		return;
-	case EXPLAINED_SELF_CHECK:
-		fprintf(out, "  %s: internal error: the explanation failed its self-check\n",
-			a->name);
-		return;
-	case EXPLAINED_SHOWN:
-		break;
 	}
-	CHECK(a->nsteps > 0 && a->from_text && a->what, "axiom %s shown without steps", a->name);
-	fprintf(out, "  %s %s:\n    %s\n", a->name, a->what, a->from_text);
+	CHECK(a->nsteps > 0 && a->what, "axiom %s shown without steps", a->name);
+	fprintf(out, "  %s %s:\n    ", a->name, a->what);
+	check_event_print(&a->from_event, out);
+	fputc('\n', out);
 	for (int i = 0; i < a->nsteps; i++) {
 		const struct explanation_step *s = &a->step[i];
 		fprintf(out, "      --[%s", s->rel);
 		if (s->fence)
 			fprintf(out, ": %s line %d", s->fence, s->fence_line);
-		fprintf(out, "]--> %s\n", s->to_text);
+		fputs("]--> ", out);
+		check_event_print(&s->to_event, out);
+		fputc('\n', out);
 	}
 }
 
@@ -74,7 +83,7 @@ void explanation_print_axiom(const struct explanation_axiom *a, FILE *out)
 		return;
 	CHECK(a->execution, "axiom %s without its execution", a->name);
 	fputs("  in this execution (which reaches the condition):\n", out);
-	fputs(a->execution, out);
+	check_execution_print(a->execution, out);
 }
 
 int explanation_complete(const struct explanation *e)
@@ -104,12 +113,14 @@ void explanation_free(struct explanation *e)
 		for (int k = 0; k < a->nsteps; k++) {
 			free(a->step[k].rel);
 			free(a->step[k].fence);
-			free(a->step[k].to_text);
+			check_event_free(&a->step[k].to_event);
 		}
 		free(a->step);
 		free(a->name);
 		free(a->what);
-		free(a->from_text);
+		check_event_free(&a->from_event);
+		if (a->execution)
+			check_execution_free(a->execution);
 		free(a->execution);
 	}
 	free(e->axiom);

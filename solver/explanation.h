@@ -4,16 +4,19 @@
  * failed, no execution violates only it, no relation to show) and the
  * steps of its cycle or pair, and the printer of --explain's text.
  *
- * explain_never (explain.h) fills it; every event, fence and execution
- * is kept as the text it prints as, so the structure outlives the
- * encoding and the Z3 context it was read from (a check_result keeps it,
- * result.h; --repair prints its header and first axiom).  It does not
- * search, ask Z3, or read text back.
+ * explain_never (explain.h) fills it; every event and execution is
+ * kept as data (execdata.h) and every fence as its instruction's text and
+ * line, so the structure outlives the encoding and the Z3 context it was
+ * read from (a check_result keeps it, result.h; check_result_print prints
+ * it, --json renders it, --repair prints its header and first axiom).  It
+ * does not search, ask Z3, or read text back.
  */
 #ifndef LKMMC_EXPLANATION_H
 #define LKMMC_EXPLANATION_H
 
 #include <stdio.h>
+
+#include "solver/execdata.h"
 
 /* What became of one axiom of the core. */
 enum explained {
@@ -34,8 +37,8 @@ struct explanation_step {
 			   * (owned) */
 	int fence_line;   /* its source line (0: unknown) */
 	int to;           /* the event reached (the encoding's index) */
-	char *to_text;    /* it as printed: "P1:29 R x=0  r1 = READ_ONCE(*x)"
-			   * (owned) */
+	struct check_event to_event; /* it as data, without its source
+			   * ("P1:29 R x=0  r1 = READ_ONCE(*x)"; owned) */
 };
 
 struct explanation_axiom {
@@ -44,12 +47,13 @@ struct explanation_axiom {
 	char *what;                    /* SHOWN: "cycle", "forbidden pair" or
 				        * the model's word (owned) */
 	int from;                      /* SHOWN: the first event (index) */
-	char *from_text;               /* it as printed (owned) */
+	struct check_event from_event; /* it as data, without its source
+				        * (owned) */
 	int nsteps;                    /* SHOWN: the steps, at least one */
 	struct explanation_step *step; /* (owned) */
-	char *execution;               /* all but NO_EXECUTION: the execution
-				        * that violates it, as printed
-				        * (execution_print; owned) */
+	struct check_execution *execution; /* all but NO_EXECUTION: the
+				        * execution that violates it (owned),
+				        * else NULL */
 };
 
 struct explanation {
@@ -67,9 +71,19 @@ struct explanation {
 struct explanation_axiom *explanation_add(struct explanation *e, const char *name,
 					  enum explained st);
 
-/* Add a step to a (SHOWN); copies the strings. */
+/* Add a step to a (SHOWN); copies rel and fence, takes to_event (its
+ * strings are a's now). */
 void explanation_step_add(struct explanation_axiom *a, const char *rel,
-			  const char *fence, int fence_line, int to, const char *to_text);
+			  const char *fence, int fence_line, int to,
+			  struct check_event to_event);
+
+/* The words of the "Explanation:" line when no core was found. */
+extern const char explanation_none[];
+
+/* What the text says of an axiom with status st but its name ("no
+ * execution found violating only it"), NULL for SHOWN (its cycle or
+ * pair is shown instead). */
+const char *explanation_status_note(enum explained st);
 
 /* --explain's text, in parts: the "Explanation:" line; one axiom's why
  * (its cycle or pair, or what became of it) without the execution; one

@@ -266,7 +266,7 @@ int report_error_in(const struct check_options *opt, const struct problem *p,
 }
 
 int report_explain(const struct check_options *opt, const struct problem *p,
-		   Z3_ast cond, FILE *out, struct diag *d, struct explanation **made)
+		   Z3_ast cond, struct diag *d, struct explanation **made)
 {
 	/* The candidates: the program and the filter, without the axioms. */
 	Z3_context z = p->z;
@@ -274,12 +274,11 @@ int report_explain(const struct check_options *opt, const struct problem *p,
 	struct execution *x = NULL;
 	/* one limit for all of explain's questions: the time left now */
 	deadline_arm(z, s, p->deadline);
-	struct explanation *e = explain_never(p->enc, &p->m, s, cond, out,
+	struct explanation *e = explain_never(p->enc, &p->m, s, cond,
 					      opt->picture ? &x : NULL);
 	int ok = explanation_complete(e);
 	explanation_free(*made);
 	*made = e;
-	fputc('\n', out);
 	if (!ok)
 		diag_error(d, p->prog->file, 0, 0, "could not explain why the condition is never reached (see the output)");
 	if (x) {

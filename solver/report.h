@@ -61,9 +61,10 @@ int report_error_in(const struct check_options *opt, const struct problem *p,
 /* Why no consistent execution reaches cond: which axioms forbid the
  * candidates that do (solver/explain.h), from a solver of its own; *made
  * receives it as data (the caller's, explanation_free; one made before is
- * freed). */
+ * freed), printed with the answer (check_result_print).  With --dot or
+ * --svg, the first explained execution is drawn. */
 int report_explain(const struct check_options *opt, const struct problem *p,
-		   Z3_ast cond, FILE *out, struct diag *d, struct explanation **made);
+		   Z3_ast cond, struct diag *d, struct explanation **made);
 
 /* A whole C program's answer instead of herd7's block: each final assert
  * some execution violates (with that execution), then asserts (the

@@ -117,8 +117,6 @@ void check_result_free(struct check_result *r)
 		check_execution_free(r->witness);
 	free(r->witness);
 	r->witness = NULL;
-	free(r->explanation);
-	r->explanation = NULL;
 	check_race_free(r->race);
 	r->race = NULL;
 	free(r->notes);

@@ -7,13 +7,13 @@
  * It holds everything checker_run prints, in the order printed: herd7's
  * block (the verdict, its counts, the final states value by value, the
  * flags raised), the witness and a data race as executions
- * (execdata.h), the explanation, the findings about the code
- * (assertions, loop bounds, spins) and the error with its kind.  herd7's
- * text (check_result_print), --json (report/json.c) and --model-diff
- * (cli/modeldiff.c) are rendered from it.  Three parts are still the
- * text their printers wrote, carried verbatim: the explanation
- * (solver/explain.c), a C program's report (report.c, firsterr.c) and
- * the assertion and unwinding notes (bounds.c).
+ * (execdata.h), the explanation (explanation.h), the findings about the
+ * code (assertions, loop bounds, spins) and the error with its kind.
+ * herd7's text (check_result_print), --json (report/json.c) and
+ * --model-diff (cli/modeldiff.c) are rendered from it.  Two parts are
+ * still the text their printers wrote, carried verbatim: a C program's
+ * report (report.c, firsterr.c) and the assertion and unwinding notes
+ * (bounds.c).
  */
 #ifndef LKMMC_RESULT_H
 #define LKMMC_RESULT_H
@@ -113,9 +113,6 @@ struct check_result {
 	struct check_execution *witness; /* an execution reaching the
 				     * condition, or NULL */
 	int witness_rechecked;      /* the model accepted it when fed back */
-	char *explanation;          /* why never (--explain), the text
-				     * solver/explain.c printed (explained
-				     * holds it as data), or NULL */
 	struct check_race *race;    /* a data race (--explain), or NULL */
 	char *notes;                /* the assertion and unwinding notes
 				     * bounds.c printed after the answer, or
@@ -123,9 +120,10 @@ struct check_result {
 	int findings;               /* CHECK_FOUND_* bits */
 	struct diag error;          /* why it could not be checked (set),
 				     * with its kind */
-	struct explanation *explained; /* --explain's answer to a Never as
-				     * data (explanation.h; owned), or NULL;
-				     * explanation holds its text */
+	struct explanation *explained; /* why never: --explain's answer to a
+				     * Never (or, for a C program, to no
+				     * assertion failing) as data
+				     * (explanation.h; owned), or NULL */
 };
 
 /* The word herd7 prints for v ("Never", ...; "" for NONE). */

@@ -2,11 +2,12 @@
  * resultout.c - a check's whole answer as text, rendered from its result
  * (check_result_print, result.h): the parts in the order checker_run
  * always printed them.  herd7's block is herd7out.c's, an execution's
- * listing execdata.c's; the parts that are still text (a program's
- * report, the explanation, the notes) are copied as they are.
+ * listing execdata.c's, the explanation explanation.c's; the parts that
+ * are still text (a program's report, the notes) are copied as they are.
  */
 #include "solver/result.h"
 
+#include "solver/explanation.h"
 #include "solver/herd7out.h"
 
 static void put(const char *text, FILE *out)
@@ -37,7 +38,10 @@ void check_result_print(const struct check_result *r, FILE *out, int with_time)
 			r->witness_rechecked ? "consistent, reaches the condition"
 					     : "FAILED (internal error)");
 	}
-	put(r->explanation, out);
+	if (r->explained) {
+		explanation_print(r->explained, out);
+		fputc('\n', out);
+	}
 	if (r->race) {
 		check_race_print(r->race, out);
 		fputc('\n', out);
