@@ -402,6 +402,9 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 		Z3_ast_vector_size(z, p->enc->facts), v->symmetric, p->locks_fixed,
 		t[1] - t[0],
 		t[2] - t[1], t[3] - t[2], t[4] - t[3]);
+	if (c->opt.lazy && !p->lazy)
+		fprintf(c->err, "stats: lazy: not used (the model has a negated axiom or "
+			"a negation inside a recursive definition): the default encoding\n");
 	if (p->lazy) {
 		struct lazy_stats ls;
 		lazy_get_stats(p->lazy, &ls);
@@ -568,7 +571,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	case PROBLEM_EXPIRED: return report_timed_out(d, prog, "encoding the test");
 	}
 	double t[5] = {t0, clock_now()}; /* start, encoded, bounds, states, flags */
-	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 1);
+	Z3_solver s = problem_solver(&p, PG_CONSISTENT | PG_LAZY, 1);
 	char *report = NULL, *asserts = NULL;
 	/* a program's report, printed by report.c and firsterr.c */
 	struct capture k;

@@ -92,7 +92,7 @@ static void show(const struct check_options *opt, const struct problem *p,
  * first).
  */
 #define SC_TRIES 64
-#define SC_PATIENCE 3.0
+#define SC_PATIENCE 2.0
 #define SC_MIN_SECONDS 1.0
 
 /* What the pass keeps: the circuit of the axioms and the errors. */
@@ -105,80 +105,30 @@ struct sc_pass {
 };
 
 /* Whether an edge of strict lies on a cycle of strict | weak in x: the
- * strongly connected components of the edges x has (Tarjan, on the
- * events), and a strict edge inside one. */
+ * transitive closure of the pairs x has (Warshall), and a strict edge
+ * (i, j) with j reaching i. */
 static int cyclic_in(const struct execution *x, const struct rel_acyclic_check *chk, int n)
 {
-	unsigned char *e = xcalloc((size_t)n * (size_t)n, 1); /* 1 weak, 3 strict */
+	size_t nn = (size_t)n;
+	unsigned char *strict = xcalloc(nn * nn, 1), *reach = xcalloc(nn * nn, 1);
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++) {
-			if (chk->weak && REL_AT(chk->weak, n, i, j) && execution_in(x, chk->weak, i, j))
-				e[(size_t)i * (size_t)n + (size_t)j] = 1;
-			if (REL_AT(chk->strict, n, i, j) && execution_in(x, chk->strict, i, j))
-				e[(size_t)i * (size_t)n + (size_t)j] = 3;
+			size_t ij = (size_t)i * nn + (size_t)j;
+			strict[ij] = REL_AT(chk->strict, n, i, j) && execution_in(x, chk->strict, i, j);
+			reach[ij] = strict[ij] || (chk->weak && REL_AT(chk->weak, n, i, j) &&
+						   execution_in(x, chk->weak, i, j));
 		}
-	int *index = xmalloc_array((size_t)n, sizeof(int));
-	int *low = xmalloc_array((size_t)n, sizeof(int));
-	int *comp = xmalloc_array((size_t)n, sizeof(int));
-	int *stack = xmalloc_array((size_t)n, sizeof(int));
-	int *call = xmalloc_array((size_t)n, sizeof(int));
-	int *next = xmalloc_array((size_t)n, sizeof(int));
-	unsigned char *on = xcalloc((size_t)n, 1);
-	for (int i = 0; i < n; i++)
-		index[i] = comp[i] = -1;
-	int counter = 0, sp = 0, ncomp = 0;
-	for (int root = 0; root < n; root++) {
-		if (index[root] >= 0)
-			continue;
-		int cp = 0;
-		call[cp++] = root;
-		index[root] = low[root] = counter++;
-		next[root] = 0;
-		stack[sp++] = root;
-		on[root] = 1;
-		while (cp) {
-			int u = call[cp - 1];
-			if (next[u] < n) {
-				int v = next[u]++;
-				if (!e[(size_t)u * (size_t)n + (size_t)v])
-					continue;
-				if (index[v] < 0) {
-					index[v] = low[v] = counter++;
-					next[v] = 0;
-					stack[sp++] = v;
-					on[v] = 1;
-					call[cp++] = v;
-				} else if (on[v] && index[v] < low[u]) {
-					low[u] = index[v];
-				}
-				continue;
-			}
-			cp--;
-			if (cp && low[u] < low[call[cp - 1]])
-				low[call[cp - 1]] = low[u];
-			if (low[u] == index[u]) {
-				int v;
-				do {
-					v = stack[--sp];
-					on[v] = 0;
-					comp[v] = ncomp;
-				} while (v != u);
-				ncomp++;
-			}
-		}
-	}
+	for (size_t k = 0; k < nn; k++)
+		for (size_t i = 0; i < nn; i++)
+			if (reach[i * nn + k])
+				for (size_t j = 0; j < nn; j++)
+					reach[i * nn + j] |= reach[k * nn + j];
 	int cyclic = 0;
-	for (int i = 0; i < n && !cyclic; i++)
-		for (int j = 0; j < n && !cyclic; j++)
-			cyclic = e[(size_t)i * (size_t)n + (size_t)j] == 3 && comp[i] == comp[j];
-	free(e);
-	free(index);
-	free(low);
-	free(comp);
-	free(stack);
-	free(call);
-	free(next);
-	free(on);
+	for (size_t i = 0; i < nn && !cyclic; i++)
+		for (size_t j = 0; j < nn && !cyclic; j++)
+			cyclic = strict[i * nn + j] && (i == j || reach[j * nn + i]);
+	free(strict);
+	free(reach);
 	return cyclic;
 }
 
@@ -279,6 +229,7 @@ static int sc_error(const struct check_options *opt, const struct problem *p,
 	double t0 = clock_now();
 	struct sc_pass sp = {0};
 	int found = 0, tries = 0;
+	double first = 0; /* seconds to the first execution */
 	Z3_solver s = NULL;
 	if (!sc_pass_open(&sp, p, errors))
 		goto done;
@@ -290,7 +241,8 @@ static int sc_error(const struct check_options *opt, const struct problem *p,
 	while (!found && tries < SC_TRIES &&
 	       problem_ask_until(p->z, s, 0, NULL, deadline) == Z3_L_TRUE) {
 		if (tries++ == 0) {
-			double stop = t0 + SC_PATIENCE * (clock_now() - t0);
+			first = clock_now() - t0;
+			double stop = t0 + SC_PATIENCE * first;
 			if (stop < t0 + SC_MIN_SECONDS)
 				stop = t0 + SC_MIN_SECONDS;
 			if (!deadline || stop < deadline)
@@ -317,7 +269,8 @@ static int sc_error(const struct check_options *opt, const struct problem *p,
 done:
 	if (!found && opt->stats)
 		fprintf(err, "stats: first error: none in %d sequentially consistent "
-			"executions, %.3fs\n", tries, clock_now() - t0);
+			"executions, %.3fs (the first after %.3fs)\n", tries,
+			clock_now() - t0, first);
 	if (s)
 		Z3_solver_dec_ref(p->z, s);
 	circuit_free(sp.c);

@@ -206,12 +206,13 @@ Z3_solver problem_solver(const struct problem *p, unsigned groups, int tuned)
 	Z3_solver_inc_ref(p->z, s);
 	if (tuned)
 		Z3_solver_set_params(p->z, s, p->params);
-	/* The first solver of the consistent executions is the lazy
-	 * core's: the program alone, the model checked by lazy_check.
+	/* A solver that asked for it is the lazy core's: the program
+	 * alone, the model checked by lazy_check.
 	 * Its propagator comes after the program's constraints: started
 	 * on an empty solver, Z3 4.8.12 sets up no arithmetic (and
 	 * answers as if the integers were uninterpreted). */
-	int lazy = p->lazy && (groups & PG_AXIOMS) && !lazy_owner(p->lazy);
+	int lazy = p->lazy && (groups & PG_LAZY) && !lazy_owner(p->lazy);
+	groups &= ~(unsigned)PG_LAZY;
 	if (lazy)
 		groups &= ~(unsigned)(PG_MODEL_DEFS | PG_AXIOMS);
 	assert_facts_first(p, s, &groups);
