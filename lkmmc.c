@@ -37,7 +37,7 @@
 
 /* What an option does. */
 enum opt_act {
-	OPT_DUMP_IR, OPT_TO_C, OPT_EXISTS_ONLY, OPT_FIRST_ERROR, OPT_MODEL, OPT_MODEL_DIFF, OPT_NO_CUBES,
+	OPT_DUMP_IR, OPT_TO_C, OPT_EXISTS_ONLY, OPT_FIRST_ERROR, OPT_MODEL, OPT_MODEL_DIFF, OPT_NO_CUBES, OPT_LAZY,
 	OPT_UNROLL,
 	OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_WITNESS, OPT_EXPLAIN, OPT_DOT, OPT_SVG, OPT_STATS,
 	OPT_KMOD, OPT_KMOD_ITERS, OPT_JOBS, OPT_FILES_FROM, OPT_PROGRESS,
@@ -86,6 +86,12 @@ static const struct lkmmc_opt options[] = {
 	 "  --model-diff A B  check each test under the models read from folders\n"
 	 "                    A and B; print only the tests whose answers differ\n"
 	 "                    (with a witness and the forbidding axioms)\n"},
+	{"--lazy", NULL, OPT_LAZY, OPT_ARG_NONE, 0, 0, NULL,
+	 "  --lazy            check the memory model outside Z3: Z3 searches the\n"
+	 "                    program's executions, each one found is checked\n"
+	 "                    against the axioms and a broken one ruled out by\n"
+	 "                    a clause (experimental; the default encoding is\n"
+	 "                    its cross-check)\n"},
 	{"--no-cubes", NULL, OPT_NO_CUBES, OPT_ARG_NONE, 0, 0, NULL,
 	 "  --no-cubes        list final states one solver query at a time\n"
 	 "                    instead of by whole cubes (slower; for\n"
@@ -320,6 +326,7 @@ static enum parsed parse_option(int argc, char **argv, int *i,
 		opt->diff_dirs[1] = argv[++*i];
 		break;
 	case OPT_NO_CUBES: opt->check.no_cubes = 1; break;
+	case OPT_LAZY: opt->check.lazy = 1; break;
 	case OPT_UNROLL:
 		opt->check.unroll = (int)num;
 		opt->check.unroll_auto = 0;

@@ -33,6 +33,7 @@ void rel_ctx_fini(struct rel_ctx *rc)
 	Z3_ast_vector_dec_ref(rc->z, rc->defs);
 	free(rc->horn_lhs);
 	free(rc->horn_var);
+	free(rc->acyc);
 }
 
 int rel_is_true(const struct rel_ctx *rc, Z3_ast a)
@@ -646,6 +647,16 @@ static int *scc_of(struct rel_ctx *rc, rel_t a)
 	return st.comp;
 }
 
+/* Keep the check whose formula is holds (rel.h's rel_acyclic_check). */
+static void record_acyclic(struct rel_ctx *rc, Z3_ast holds, rel_t strict, rel_t weak)
+{
+	if (rc->nacyc == rc->acyc_cap) {
+		rc->acyc_cap = (int)xgrow_cap((size_t)rc->acyc_cap, (size_t)rc->nacyc + 1, 8);
+		rc->acyc = xrealloc_array(rc->acyc, (size_t)rc->acyc_cap, sizeof *rc->acyc);
+	}
+	rc->acyc[rc->nacyc++] = (struct rel_acyclic_check){holds, strict, weak};
+}
+
 /* Ranks over the SCCs of strict | weak: strict edges must increase the
  * rank, weak ones must not decrease it. */
 static int cmp_entry_id(const void *pa, const void *pb)
@@ -763,6 +774,8 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 	Z3_ast_vector_dec_ref(rc->z, parts);
 	free(rank);
 	free(comp);
+	if (k)
+		record_acyclic(rc, res, strict, weak);
 	return res;
 }
 

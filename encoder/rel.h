@@ -29,6 +29,7 @@
 #include <z3.h>
 
 struct memlimit;
+struct rel_acyclic_check;
 
 struct arena;
 
@@ -54,10 +55,22 @@ struct rel_ctx {
 	int expired;            /* 1 once one did (deadline or stop): what
 				 * was built since is incomplete and must not
 				 * be asked */
+	struct rel_acyclic_check *acyc; /* the acyclicity checks made */
+	int nacyc, acyc_cap;    /* count, capacity */
 };
+
 
 typedef Z3_ast *set_t; /* n formulas, NULL = false */
 typedef Z3_ast *rel_t; /* n*n formulas (row-major), NULL = false */
+
+/* An acyclicity check as rel_acyclic() or rel_acyclic_through() made it:
+ * holds is its formula, strict and weak (NULL for rel_acyclic) its
+ * relations.  The lazy core (encoder/circuit.h) checks them on a
+ * candidate execution instead of asserting their ranks. */
+struct rel_acyclic_check {
+	Z3_ast holds;
+	rel_t strict, weak;
+};
 
 #define REL_AT(r, n, a, b) ((r)[(size_t)(a) * (size_t)(n) + (size_t)(b)])
 

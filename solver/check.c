@@ -18,6 +18,7 @@
  * attempt is kept (check_result_print).
  */
 #include "solver/check.h"
+#include "solver/lazy.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -238,10 +239,10 @@ static int find_states(const struct check_options *opt, const struct problem *p,
 		return 1;
 	}
 	v->exact = 1;
-	int done = opt->no_cubes || p->enc->n >= LARGE_TEST_EVENTS ? CUBES_NOT_APPLICABLE
+	int done = opt->no_cubes || p->lazy || p->enc->n >= LARGE_TEST_EVENTS ? CUBES_NOT_APPLICABLE
 		: cubes_enumerate(v->states, p, s, v->symmetric, &v->cubes);
 	if (done == CUBES_NOT_APPLICABLE)
-		done = state_set_enumerate(v->states, s, p->deadline);
+		done = state_set_enumerate(v->states, s, p->lazy, p->deadline);
 	v->pos = state_set_count(v->states, 1);
 	v->neg = state_set_count(v->states, 0);
 	if (done == STATES_OUT_OF_RANGE)
@@ -401,6 +402,18 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 		Z3_ast_vector_size(z, p->enc->facts), v->symmetric, p->locks_fixed,
 		t[1] - t[0],
 		t[2] - t[1], t[3] - t[2], t[4] - t[3]);
+	if (c->opt.lazy && !p->lazy)
+		fprintf(c->err, "stats: lazy: not used (the model has a negated axiom or "
+			"a negation inside a recursive definition): the default encoding\n");
+	if (p->lazy) {
+		struct lazy_stats ls;
+		lazy_get_stats(p->lazy, &ls);
+		fprintf(c->err, "stats: lazy: %d nodes, %d atoms; %ld conflicts in the search, "
+			"%ld executions ruled out after it, %ld clauses; %ld literals; "
+			"%.3fs in Z3, %.3fs in the circuit\n",
+			ls.nodes, ls.atoms, ls.conflicts, ls.rounds, ls.clauses, ls.lits, ls.solve_s,
+			ls.eval_s);
+	}
 	/* the relations that cost most definitions: where relation
 	 * analysis (fewer possible pairs) would pay */
 	struct rel_tally *tally;
@@ -558,7 +571,7 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	case PROBLEM_EXPIRED: return report_timed_out(d, prog, "encoding the test");
 	}
 	double t[5] = {t0, clock_now()}; /* start, encoded, bounds, states, flags */
-	Z3_solver s = problem_solver(&p, PG_CONSISTENT, 1);
+	Z3_solver s = problem_solver(&p, PG_CONSISTENT | PG_LAZY, 1);
 	char *report = NULL, *asserts = NULL;
 	/* a program's report, printed by report.c and firsterr.c */
 	struct capture k;

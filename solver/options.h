@@ -16,6 +16,7 @@ struct check_options {
 	int exists_only;    /* answer reachability only, no state list */
 	int first_error;    /* a program: stop at the first error found
 			     * (solver/firsterr.h) */
+	int lazy;           /* the model checked outside Z3 (solver/lazy.h) */
 	int no_cubes;       /* list states one query at a time, never by
 			     * cubes (solver/cubes.h): for cross-checking */
 	unsigned timeout_ms;/* time limit per test (and per query), 0: none */

@@ -18,6 +18,7 @@
 #include "encoder/z3util.h"
 #include "solver/options.h"
 #include "solver/deadline.h"
+#include "solver/lazy.h"
 #include "solver/symmetry.h"
 
 /*
@@ -113,6 +114,8 @@ enum problem_status problem_open(struct problem *p, Z3_context z,
 		return st;
 	}
 	p->params = make_params(z, opt, p->enc, arith);
+	if (opt->lazy)
+		p->lazy = lazy_new(p);
 	return PROBLEM_READY;
 }
 
@@ -120,6 +123,7 @@ void problem_close(struct problem *p)
 {
 	if (p->params)
 		Z3_params_dec_ref(p->z, p->params);
+	lazy_free(p->lazy);
 	encoding_free(p->enc);
 	*p = (struct problem){0};
 }
@@ -202,8 +206,19 @@ Z3_solver problem_solver(const struct problem *p, unsigned groups, int tuned)
 	Z3_solver_inc_ref(p->z, s);
 	if (tuned)
 		Z3_solver_set_params(p->z, s, p->params);
+	/* A solver that asked for it is the lazy core's: the program
+	 * alone, the model checked by lazy_check.
+	 * Its propagator comes after the program's constraints: started
+	 * on an empty solver, Z3 4.8.12 sets up no arithmetic (and
+	 * answers as if the integers were uninterpreted). */
+	int lazy = p->lazy && (groups & PG_LAZY) && !lazy_owner(p->lazy);
+	groups &= ~(unsigned)PG_LAZY;
+	if (lazy)
+		groups &= ~(unsigned)(PG_MODEL_DEFS | PG_AXIOMS);
 	assert_facts_first(p, s, &groups);
 	problem_assert(p, s, groups);
+	if (lazy)
+		lazy_adopt(p->lazy, s);
 	return s;
 }
 
@@ -228,6 +243,8 @@ Z3_lbool problem_check(Z3_context z, Z3_solver s, unsigned n, const Z3_ast *a)
 
 Z3_lbool problem_ask(const struct problem *p, Z3_solver s, Z3_ast a)
 {
+	if (lazy_owns(p->lazy, s))
+		return lazy_check(p->lazy, s, a ? 1 : 0, a ? &a : NULL, p->deadline);
 	return problem_ask_until(p->z, s, a ? 1 : 0, a ? &a : NULL, p->deadline);
 }
 

@@ -36,6 +36,10 @@ enum problem_group {
 	PG_MODEL_DEFS = 8,   /* the model's definitions (the rest of rc.defs) */
 	PG_AXIOMS = 16,      /* the model's axioms, built-in or read */
 	PG_FILTER = 32,      /* the test's filter, if it has one */
+	PG_LAZY = 64,        /* with --lazy (p->lazy), the model's groups are
+			      * checked by the lazy core (lazy.h) instead;
+			      * only for a solver queried through
+			      * problem_ask (and states.c), one a problem */
 };
 /* Both kinds of definitions. */
 #define PG_DEFS (PG_PROGRAM_DEFS | PG_MODEL_DEFS)
@@ -60,6 +64,9 @@ struct problem {
 	enum enc_arith arith;         /* how the solvers' arithmetic is set */
 	Z3_params params;              /* the solvers' parameters: Z3's time
 					* limit and the arithmetic's set-up */
+	struct lazy *lazy;             /* --lazy: the model checked outside
+					* Z3 for the solver of the consistent
+					* executions (lazy.h); NULL: eager */
 };
 
 /* What problem_open makes of a test. */

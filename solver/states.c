@@ -2,6 +2,7 @@
  * states.c - enumeration of final states with blocking clauses; see states.h.
  */
 #include "solver/deadline.h"
+#include "solver/lazy.h"
 #include "solver/problem.h"
 #include "solver/states.h"
 
@@ -182,6 +183,7 @@ struct walk {
 	int out_of_range;      /* 1: a final value did not fit in a long
 				* (asking for other values than 0 would never end) */
 	double deadline;       /* no query starts after this (0: none) */
+	struct lazy *lz;       /* the lazy core, when it owns s */
 };
 
 /* A literal equivalent to "column c has value v" (defined in the solver). */
@@ -217,8 +219,13 @@ static void walk(struct walk *w, int from)
 		w->ok = 0;
 		return;
 	}
-	deadline_arm(z, w->s, w->deadline);
-	Z3_lbool r = problem_check(z, w->s, (unsigned)w->nassume, w->assume);
+	Z3_lbool r;
+	if (lazy_owns(w->lz, w->s)) {
+		r = lazy_check(w->lz, w->s, (unsigned)w->nassume, w->assume, w->deadline);
+	} else {
+		deadline_arm(z, w->s, w->deadline);
+		r = problem_check(z, w->s, (unsigned)w->nassume, w->assume);
+	}
 	if (r == Z3_L_UNDEF)
 		w->ok = 0;
 	if (r != Z3_L_TRUE)
@@ -246,11 +253,12 @@ static void walk(struct walk *w, int from)
 	free(v);
 }
 
-int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline)
+int state_set_enumerate(struct state_set *ss, Z3_solver s, struct lazy *lz,
+			double deadline)
 {
 	Z3_context z = ss->enc->z;
 	Z3_solver_push(z, s);
-	struct walk w = {.ss = ss, .s = s, .ok = 1, .deadline = deadline};
+	struct walk w = {.ss = ss, .s = s, .ok = 1, .deadline = deadline, .lz = lz};
 	w.lits = xcalloc((size_t)ss->ncol + 1, sizeof *w.lits);
 	w.nlits = xcalloc((size_t)ss->ncol + 1, sizeof *w.nlits);
 	walk(&w, 0);

@@ -29,7 +29,10 @@ void state_set_free(struct state_set *ss);
  * in a C long (the test's arithmetic goes beyond 64 bits: its states
  * cannot be listed).  (solver/cubes.h finds whole regions at once.) */
 enum { STATES_OUT_OF_RANGE = -2 };
-int state_set_enumerate(struct state_set *ss, Z3_solver s, double deadline);
+struct lazy;
+/* (lz: the lazy core that owns s, NULL: none) */
+int state_set_enumerate(struct state_set *ss, Z3_solver s, struct lazy *lz,
+			double deadline);
 
 /* The observed columns, in herd7's order. */
 int state_set_ncols(const struct state_set *ss);

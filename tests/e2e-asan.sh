@@ -3,7 +3,8 @@
 # LeakSanitizer at exit, and common/check.h's deep checks) checks
 # litmus-tests/, the kernel's 34 litmus tests (also with witnesses and
 # explanations, and under the model read from their cat files), the C
-# programs of litmus-tests/programs, and dumps the IR of every malformed
+# programs of litmus-tests/programs (also with --first-error), the lazy
+# core (--lazy, also under the cat files), and dumps the IR of every malformed
 # test of tests/errors/ and tests/frontend/, each set in one process: no
 # sanitizer report, no failed check, no crash.  Run by make check-asan
 # (part of make check).
@@ -39,4 +40,7 @@ run "malformed tests" --dump-ir tests/errors/*.litmus tests/frontend/*.litmus
 run "the kernel's tests, --witness --explain" --witness --explain "$LKMM_DIR"/litmus-tests/*.litmus
 run "the kernel's tests, --model" --model "$LKMM_DIR" "$LKMM_DIR"/litmus-tests/*.litmus
 run "C programs" litmus-tests/programs/*.c
+run "C programs, --first-error" --first-error litmus-tests/programs/*.c
+run "litmus-tests/ --lazy" --lazy litmus-tests/*.litmus
+run "the kernel's tests, --lazy --model" --lazy --model "$LKMM_DIR" "$LKMM_DIR"/litmus-tests/*.litmus
 report

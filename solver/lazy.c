@@ -1,0 +1,318 @@
+/*
+ * lazy.c - the model's axioms checked on the executions Z3's search
+ * builds, outside Z3 (lazy.h).
+ *
+ * Z3 holds the program alone.  Its user propagator (Z3 4.8.12: fixed,
+ * final, push and pop callbacks) tells the core the values the search
+ * gives the axioms' atoms (each registered through a Boolean proxy, see
+ * start_propagator).  At each complete assignment the circuit evaluates
+ * the axioms; each broken one is a conflict whose premises are the atoms
+ * of its justification (a cycle's edges back to the rf, co and guard
+ * choices that made them), and the search goes on from there, keeping
+ * what it learnt.  lazy_check then evaluates the model the search
+ * returns once more, in Z3's model: a question that names the model's
+ * relations gets their definitions asserted beside it, and an execution
+ * that still breaks something is ruled out by an asserted clause.
+ *
+ * Tried and left out: checking partial assignments (the circuit's bounds,
+ * every k atoms fixed): each check walks the whole circuit, which cost
+ * more than the earlier conflicts saved (docs/benchmarks.md).
+ */
+#include "solver/lazy.h"
+
+#include <stdlib.h>
+
+#include "common/check.h"
+#include "common/clock.h"
+#include "common/xalloc.h"
+#include "encoder/circuit.h"
+#include "solver/problem.h"
+
+struct lazy {
+	Z3_context z;
+	struct circuit *c;
+	int *axiom;          /* the axioms' nodes */
+	int naxioms;
+	Z3_solver s;         /* the solver it owns, NULL: none yet */
+	/* the propagator inside s's search: the atoms of the axioms,
+	 * registered with s, and their values on the search's trail */
+	int natoms;          /* atoms registered (circuit_atom 0 .. natoms) */
+	int nnodes;          /* the axioms' nodes: circuit_nodes then */
+	int *atom_of_id;     /* per registered id: its atom */
+	unsigned *id_of_atom;
+	unsigned nids;
+	signed char *val;    /* per atom: 1, 0, -1 not fixed */
+	int *trail;          /* atoms fixed, in order */
+	size_t ntrail, trail_cap;
+	size_t *mark;        /* per open scope: the trail's length */
+	size_t nmark, mark_cap;
+	unsigned *premise;   /* a conflict's ids */
+	size_t premise_cap;
+	unsigned def_scope;  /* the deepest scope definitions were
+			      * asserted in */
+	struct lazy_stats st;
+};
+
+struct lazy *lazy_new(const struct problem *p)
+{
+	struct lazy *lz = xcalloc(1, sizeof *lz);
+	lz->z = p->z;
+	lz->c = circuit_new(&p->enc->rc);
+	lz->axiom = xmalloc_array((size_t)p->m.naxioms + 1, sizeof(int));
+	for (int a = 0; a < p->m.naxioms; a++) {
+		const struct model_axiom *ax = &p->m.axiom[a];
+		if (!ax->holds)
+			continue;
+		int u = ax->negated ? -1 : circuit_root(lz->c, ax->holds);
+		if (u < 0) {
+			lazy_free(lz);
+			return NULL;
+		}
+		lz->axiom[lz->naxioms++] = u;
+	}
+	return lz;
+}
+
+void lazy_free(struct lazy *lz)
+{
+	if (!lz)
+		return;
+	circuit_free(lz->c);
+	free(lz->axiom);
+	free(lz->atom_of_id);
+	free(lz->id_of_atom);
+	free(lz->val);
+	free(lz->trail);
+	free(lz->mark);
+	free(lz->premise);
+	free(lz);
+}
+
+/* ---- the propagator: Z3's callbacks ---- */
+
+static void on_push(void *ctx)
+{
+	struct lazy *lz = ctx;
+	XGROW(lz->mark, lz->mark_cap, lz->nmark + 1, 64);
+	lz->mark[lz->nmark++] = lz->ntrail;
+}
+
+static void on_pop(void *ctx, unsigned n)
+{
+	struct lazy *lz = ctx;
+	CHECK(n <= lz->nmark, "lazy: pop of %u scopes, %zu open", n, lz->nmark);
+	lz->nmark -= n;
+	size_t keep = lz->mark[lz->nmark];
+	while (lz->ntrail > keep)
+		lz->val[lz->trail[--lz->ntrail]] = -1;
+}
+
+/* Z3 copies a solver only for tactics and parallel search, which the
+ * lazy solver never runs: the same core serves the copy. */
+static void *on_fresh(void *ctx, Z3_context z)
+{
+	(void)z;
+	return ctx;
+}
+
+/* Each axiom the atoms fixed so far break is a conflict whose premises
+ * are the atoms of its justification. */
+static void conflicts(struct lazy *lz, Z3_solver_callback cb)
+{
+	for (int i = 0; i < lz->naxioms; i++) {
+		if (circuit_value(lz->c, lz->axiom[i]) != 0)
+			continue;
+		Z3_ast *lits;
+		int k = circuit_justify(lz->c, lz->axiom[i], &lits);
+		const int *atoms = circuit_justified_atoms(lz->c);
+		XGROW(lz->premise, lz->premise_cap, (size_t)k + 1, 64);
+		for (int j = 0; j < k; j++)
+			lz->premise[j] = lz->id_of_atom[atoms[j]];
+		Z3_solver_propagate_consequence(lz->z, cb, (unsigned)k, lz->premise, 0, NULL,
+						NULL, Z3_mk_false(lz->z));
+		lz->st.conflicts++;
+		lz->st.lits += k;
+	}
+}
+
+static void on_fixed(void *ctx, Z3_solver_callback cb, unsigned id, Z3_ast value)
+{
+	struct lazy *lz = ctx;
+	(void)cb;
+	if (id >= lz->nids)
+		return;
+	int a = lz->atom_of_id[id];
+	lz->val[a] = Z3_get_bool_value(lz->z, value) == Z3_L_TRUE;
+	XGROW(lz->trail, lz->trail_cap, lz->ntrail + 1, 1024);
+	lz->trail[lz->ntrail++] = a;
+}
+
+/* A complete assignment (every atom fixed). */
+static void on_final(void *ctx, Z3_solver_callback cb)
+{
+	struct lazy *lz = ctx;
+	double t0 = clock_now();
+	if (circuit_eval_given(lz->c, lz->val, lz->nnodes))
+		conflicts(lz, cb);
+	/* else an atom is not fixed: lazy_check's own check decides */
+	lz->st.eval_s += clock_now() - t0;
+}
+
+/* Register the axioms' atoms with s and the callbacks that follow them. */
+static void start_propagator(struct lazy *lz, Z3_solver s)
+{
+	Z3_context z = lz->z;
+	Z3_solver_propagate_init(z, s, lz, on_push, on_pop, on_fresh);
+	Z3_solver_propagate_fixed(z, s, on_fixed);
+	Z3_solver_propagate_final(z, s, on_final);
+	lz->natoms = circuit_atom_count(lz->c);
+	lz->nnodes = circuit_nodes(lz->c);
+	lz->id_of_atom = xmalloc_array((size_t)lz->natoms + 1, sizeof(unsigned));
+	lz->val = xmalloc_array((size_t)lz->natoms + 1, 1);
+	for (int a = 0; a < lz->natoms; a++) {
+		/* A proxy: an atom registered itself would be the user
+		 * theory's term, no longer arithmetic's (its integers got
+		 * no values in Z3 4.8.12). */
+		Z3_ast proxy = Z3_mk_fresh_const(z, "lazy", Z3_mk_bool_sort(z));
+		Z3_solver_assert(z, s, Z3_mk_eq(z, proxy, circuit_atom(lz->c, a)));
+		unsigned id = Z3_solver_propagate_register(z, s, proxy);
+		lz->id_of_atom[a] = id;
+		lz->val[a] = -1;
+		if (id >= lz->nids) {
+			unsigned cap = id + 1;
+			lz->atom_of_id = xrealloc_array(lz->atom_of_id, cap, sizeof(int));
+			for (unsigned k = lz->nids; k < cap; k++)
+				lz->atom_of_id[k] = -1;
+			lz->nids = cap;
+		}
+		lz->atom_of_id[id] = a;
+	}
+	/* every registered atom is given a value before the final check */
+	Z3_params prm = Z3_mk_params(z);
+	Z3_params_inc_ref(z, prm);
+	Z3_params_set_uint(z, prm, Z3_mk_string_symbol(z, "relevancy"), 0);
+	Z3_solver_set_params(z, s, prm);
+	Z3_params_dec_ref(z, prm);
+}
+
+int lazy_adopt(struct lazy *lz, Z3_solver s)
+{
+	if (lz->s)
+		return 0;
+	lz->s = s;
+	start_propagator(lz, s);
+	return 1;
+}
+
+int lazy_owner(const struct lazy *lz)
+{
+	return lz->s != NULL;
+}
+
+int lazy_owns(const struct lazy *lz, Z3_solver s)
+{
+	return lz && lz->s == s;
+}
+
+void lazy_get_stats(const struct lazy *lz, struct lazy_stats *st)
+{
+	*st = lz->st;
+	st->nodes = circuit_nodes(lz->c);
+	st->atoms = circuit_atoms(lz->c);
+}
+
+/* Assert "not all of the justification of node", or with extra (NULL:
+ * none) as one more disjunct. */
+static void add_clause(struct lazy *lz, Z3_solver s, int node, Z3_ast extra)
+{
+	Z3_context z = lz->z;
+	Z3_ast *lits;
+	int k = circuit_justify(lz->c, node, &lits);
+	Z3_ast *neg = xmalloc_array((size_t)k + 1, sizeof(Z3_ast));
+	for (int i = 0; i < k; i++)
+		neg[i] = Z3_mk_not(z, lits[i]);
+	if (extra)
+		neg[k++] = extra;
+	Z3_solver_assert(z, s, k ? Z3_mk_or(z, (unsigned)k, neg) : Z3_mk_false(z));
+	free(neg);
+	lz->st.clauses++;
+	lz->st.lits += k;
+}
+
+/* The nodes of the assumptions, with the definitions they reach
+ * asserted in s (again after a pop took them); -1 in *bad when one
+ * cannot be evaluated. */
+static int *assumption_nodes(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a)
+{
+	Z3_context z = lz->z;
+	unsigned scope = Z3_solver_get_num_scopes(z, s);
+	if (scope < lz->def_scope)
+		circuit_forget_cone(lz->c);
+	lz->def_scope = scope;
+	int *node = xmalloc_array((size_t)n + 1, sizeof(int));
+	Z3_ast_vector defs = Z3_mk_ast_vector(z);
+	Z3_ast_vector_inc_ref(z, defs);
+	for (unsigned i = 0; i < n; i++) {
+		node[i] = circuit_root(lz->c, a[i]);
+		if (node[i] >= 0)
+			circuit_cone_defs(lz->c, node[i], defs);
+	}
+	for (unsigned i = 0; i < Z3_ast_vector_size(z, defs); i++)
+		Z3_solver_assert(z, s, Z3_ast_vector_get(z, defs, i));
+	Z3_ast_vector_dec_ref(z, defs);
+	return node;
+}
+
+/* Add a clause for each axiom m breaks, or else for each assumption the
+ * model's exact relations make false; how many were added. */
+static int refine(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
+		  const int *anode)
+{
+	int added = 0;
+	for (int i = 0; i < lz->naxioms; i++)
+		if (circuit_value(lz->c, lz->axiom[i]) == 0) {
+			add_clause(lz, s, lz->axiom[i], NULL);
+			added++;
+		}
+	for (unsigned i = 0; i < n && !added; i++)
+		if (circuit_value(lz->c, anode[i]) == 0) {
+			add_clause(lz, s, anode[i], Z3_mk_not(lz->z, a[i]));
+			added++;
+		}
+	return added;
+}
+
+Z3_lbool lazy_check(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
+		    double deadline)
+{
+	Z3_context z = lz->z;
+	int *anode = assumption_nodes(lz, s, n, a);
+	Z3_lbool r = Z3_L_UNDEF;
+	for (unsigned i = 0; i < n; i++)
+		if (anode[i] < 0)
+			goto out; /* cannot be evaluated: no answer */
+	for (;;) {
+		double t0 = clock_now();
+		r = problem_ask_until(z, s, n, a, deadline);
+		double t1 = clock_now();
+		lz->st.solve_s += t1 - t0;
+		if (r != Z3_L_TRUE)
+			break;
+		Z3_model m = Z3_solver_get_model(z, s);
+		Z3_model_inc_ref(z, m);
+		int ok = circuit_eval(lz->c, m);
+		int added = ok ? refine(lz, s, n, a, anode) : 0;
+		if (ok && !added)
+			circuit_fix_model(lz->c, m);
+		Z3_model_dec_ref(z, m);
+		lz->st.eval_s += clock_now() - t1;
+		if (!ok)
+			r = Z3_L_UNDEF;
+		if (!ok || !added)
+			break;
+		lz->st.rounds++;
+	}
+out:
+	free(anode);
+	return r;
+}
