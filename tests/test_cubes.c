@@ -49,7 +49,7 @@ static void same_as_one_by_one(struct irb b, long nstates, long npos)
 	assert_true(st.whole_cubes > 0);
 	assert_true(st.states_in_cubes > 0 && st.states_in_cubes <= nstates);
 	struct state_set *one_by_one = state_set_new(f.enc);
-	assert_true(state_set_enumerate(one_by_one, f.s, 0));
+	assert_true(state_set_enumerate(one_by_one, f.s, NULL, 0));
 	assert_int_equal(state_set_size(by_cubes), nstates);
 	assert_int_equal(state_set_count(by_cubes, 1), npos);
 	char *a = encfix_printed(by_cubes), *o = encfix_printed(one_by_one);

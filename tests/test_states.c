@@ -150,7 +150,7 @@ static void enumerate(int exclude, long want)
 	if (exclude)
 		Z3_solver_assert(z, s, Z3_mk_not(z, enc_cond(f.fx.enc, f.fx.b.p->cond)));
 	unsigned before = Z3_solver_get_num_scopes(z, s);
-	assert_true(state_set_enumerate(f.ss, s, 0));
+	assert_true(state_set_enumerate(f.ss, s, NULL, 0));
 	assert_int_equal(Z3_solver_get_num_scopes(z, s), before); /* restored */
 	assert_int_equal(state_set_size(f.ss), want);
 	assert_int_equal(state_set_count(f.ss, 1), exclude ? 0 : 1);
@@ -196,7 +196,7 @@ static void test_deadline(void **state)
 	(void)state;
 	struct fixture f;
 	setup(&f, 0);
-	assert_int_equal(state_set_enumerate(f.ss, f.fx.s, 1.0), 0);
+	assert_int_equal(state_set_enumerate(f.ss, f.fx.s, NULL, 1.0), 0);
 	assert_true(state_set_size(f.ss) < 4);
 	teardown(&f);
 }
