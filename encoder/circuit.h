@@ -63,6 +63,10 @@ int circuit_value(const struct circuit *c, int node);
 int circuit_justify(struct circuit *c, int node, Z3_ast **lits);
 /* The atoms' numbers of the last circuit_justify's literals. */
 const int *circuit_justified_atoms(const struct circuit *c);
+/* The clause "not all of node's justification" (with extra, when not
+ * NULL, as one more disjunct): what rules out an execution that gave
+ * node its value.  *nlits (may be NULL): its literals. */
+Z3_ast circuit_clause(struct circuit *c, int node, Z3_ast extra, int *nlits);
 
 /* Give m the last evaluation's value of every defined variable (named
  * relations, closures): a model of the program alone then shows the

@@ -158,3 +158,19 @@ const int *circuit_justified_atoms(const struct circuit *c)
 {
 	return c->lit_atoms;
 }
+
+Z3_ast circuit_clause(struct circuit *c, int node, Z3_ast extra, int *nlits)
+{
+	Z3_ast *lits;
+	int k = circuit_justify(c, node, &lits);
+	Z3_ast *neg = xmalloc_array((size_t)k + 1, sizeof(Z3_ast));
+	for (int i = 0; i < k; i++)
+		neg[i] = Z3_mk_not(c->z, lits[i]);
+	if (extra)
+		neg[k++] = extra;
+	Z3_ast clause = k ? Z3_mk_or(c->z, (unsigned)k, neg) : Z3_mk_false(c->z);
+	free(neg);
+	if (nlits)
+		*nlits = k;
+	return clause;
+}

@@ -34,6 +34,7 @@
 #include "encoder/rel.h"
 #include "solver/readback.h"
 #include "solver/options.h"
+#include "solver/lazy.h"
 #include "solver/problem.h"
 #include "solver/report.h"
 #include "solver/symmetry.h"
@@ -162,30 +163,16 @@ static int recheck_by_evaluation(const struct problem *p, struct execution *x, v
  * evaluation (its justification's atoms). */
 static void rule_out(const struct problem *p, struct circuit *c, Z3_solver s, int node)
 {
-	Z3_ast *lits;
-	int k = circuit_justify(c, node, &lits);
-	Z3_ast *neg = xmalloc_array((size_t)k + 1, sizeof(Z3_ast));
-	for (int i = 0; i < k; i++)
-		neg[i] = Z3_mk_not(p->z, lits[i]);
-	Z3_solver_assert(p->z, s, k ? Z3_mk_or(p->z, (unsigned)k, neg) : Z3_mk_false(p->z));
-	free(neg);
+	Z3_solver_assert(p->z, s, circuit_clause(c, node, NULL, NULL));
 }
 
 /* The circuit of p's axioms and errors; 0 when one cannot be evaluated. */
 static int sc_pass_open(struct sc_pass *sp, const struct problem *p, Z3_ast errors)
 {
 	sp->c = circuit_new(&p->enc->rc);
-	sp->axiom = xmalloc_array((size_t)p->m.naxioms + 1, sizeof(int));
-	sp->naxioms = 0;
-	for (int a = 0; a < p->m.naxioms; a++) {
-		const struct model_axiom *ax = &p->m.axiom[a];
-		if (!ax->holds)
-			continue;
-		int u = ax->negated ? -1 : circuit_root(sp->c, ax->holds);
-		if (u < 0)
-			return 0;
-		sp->axiom[sp->naxioms++] = u;
-	}
+	sp->axiom = lazy_axiom_nodes(sp->c, p, &sp->naxioms);
+	if (!sp->axiom)
+		return 0;
 	sp->errors = circuit_root(sp->c, errors);
 	sp->errors_f = errors;
 	return sp->errors >= 0;
@@ -212,8 +199,8 @@ static int sc_try(const struct problem *p, struct sc_pass *sp, Z3_solver s, Z3_m
  * consistent, under symmetry breaking. */
 static Z3_solver sc_solver(const struct problem *p)
 {
-	struct rel_ctx *rc = (struct rel_ctx *)&p->enc->rc; /* adds ranks */
-	const struct encoding *enc = p->enc;
+	struct encoding *enc = p->enc;
+	struct rel_ctx *rc = &enc->rc; /* its ranks are added there */
 	Z3_solver s = problem_solver(p, PG_FACTS | PG_CUT | PG_PROGRAM_DEFS | PG_FILTER, 1);
 	rel_t com = rel_union3(rc, enc->rf, enc->co, enc->fr);
 	Z3_solver_assert(p->z, s, rel_acyclic(rc, rel_union(rc, enc->po, com), "sc"));

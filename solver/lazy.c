@@ -53,22 +53,33 @@ struct lazy {
 	struct lazy_stats st;
 };
 
+int *lazy_axiom_nodes(struct circuit *c, const struct problem *p, int *n)
+{
+	int *node = xmalloc_array((size_t)p->m.naxioms + 1, sizeof(int));
+	*n = 0;
+	for (int a = 0; a < p->m.naxioms; a++) {
+		const struct model_axiom *ax = &p->m.axiom[a];
+		if (!ax->holds)
+			continue;
+		int u = ax->negated ? -1 : circuit_root(c, ax->holds);
+		if (u < 0) {
+			free(node);
+			return NULL;
+		}
+		node[(*n)++] = u;
+	}
+	return node;
+}
+
 struct lazy *lazy_new(const struct problem *p)
 {
 	struct lazy *lz = xcalloc(1, sizeof *lz);
 	lz->z = p->z;
 	lz->c = circuit_new(&p->enc->rc);
-	lz->axiom = xmalloc_array((size_t)p->m.naxioms + 1, sizeof(int));
-	for (int a = 0; a < p->m.naxioms; a++) {
-		const struct model_axiom *ax = &p->m.axiom[a];
-		if (!ax->holds)
-			continue;
-		int u = ax->negated ? -1 : circuit_root(lz->c, ax->holds);
-		if (u < 0) {
-			lazy_free(lz);
-			return NULL;
-		}
-		lz->axiom[lz->naxioms++] = u;
+	lz->axiom = lazy_axiom_nodes(lz->c, p, &lz->naxioms);
+	if (!lz->axiom) {
+		lazy_free(lz);
+		return NULL;
 	}
 	return lz;
 }
@@ -225,23 +236,15 @@ void lazy_get_stats(const struct lazy *lz, struct lazy_stats *st)
  * none) as one more disjunct. */
 static void add_clause(struct lazy *lz, Z3_solver s, int node, Z3_ast extra)
 {
-	Z3_context z = lz->z;
-	Z3_ast *lits;
-	int k = circuit_justify(lz->c, node, &lits);
-	Z3_ast *neg = xmalloc_array((size_t)k + 1, sizeof(Z3_ast));
-	for (int i = 0; i < k; i++)
-		neg[i] = Z3_mk_not(z, lits[i]);
-	if (extra)
-		neg[k++] = extra;
-	Z3_solver_assert(z, s, k ? Z3_mk_or(z, (unsigned)k, neg) : Z3_mk_false(z));
-	free(neg);
+	int k;
+	Z3_solver_assert(lz->z, s, circuit_clause(lz->c, node, extra, &k));
 	lz->st.clauses++;
 	lz->st.lits += k;
 }
 
 /* The nodes of the assumptions, with the definitions they reach
- * asserted in s (again after a pop took them); -1 in *bad when one
- * cannot be evaluated. */
+ * asserted in s (again after a pop took them); -1 for one that cannot be
+ * evaluated. */
 static int *assumption_nodes(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a)
 {
 	Z3_context z = lz->z;

@@ -17,8 +17,14 @@
 
 #include <z3.h>
 
+struct circuit;
 struct problem;
 struct lazy;
+
+/* The nodes in c of p's axioms (malloc'ed, *n of them), NULL when one
+ * cannot be evaluated (negated, or a negation inside a recursive
+ * definition).  Also for --first-error's interleavings (firsterr.c). */
+int *lazy_axiom_nodes(struct circuit *c, const struct problem *p, int *n);
 
 /* The lazy core of p's model; NULL when the model cannot be checked
  * this way (an axiom that is negated, a negation inside a recursive
