@@ -119,6 +119,8 @@ struct encoding {
 	Z3_ast *ts;                 /* co timestamp of each write, else NULL */
 	Z3_ast *rts;                /* timestamp of the write a read reads from */
 	Z3_ast *rf_var;             /* n*n: rf choice variables (NULL if none) */
+	struct rel_keyed keyed;     /* co, fr and rf by their timestamps, for
+				     * rel_seq (rel.h); rc.keyed points here */
 	Z3_ast *defined;            /* per read: its value is not out of thin
 				     * air; NULL when no value can be */
 	Z3_ast_vector drop;         /* herd7's cut: no path runs past the
@@ -171,6 +173,13 @@ int enc_address_loc(const struct encoding *enc, long value);
  * call with the same context): --repair's search assumes it true or
  * false, nothing in the encoding constrains it. */
 Z3_ast enc_choice(Z3_context z, long k);
+
+/* The sequentially consistent execution of the schedule that places
+ * event e at pos[e] (distinct positions from 1 keeping each thread's
+ * program order; initial writes' are ignored): co timestamps are the
+ * positions, each read reads from the last write to its address placed
+ * before it (schedule.c). */
+Z3_ast enc_schedule(struct encoding *enc, const int *pos);
 
 /* Z3 term for an observable's final value. */
 Z3_ast enc_observable(const struct encoding *enc, struct ir_observable o);

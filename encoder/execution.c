@@ -60,6 +60,12 @@ Z3_ast enc_same_addr(struct encoding *enc, int a, int b)
 	return Z3_mk_eq(enc->z, x->addr, y->addr);
 }
 
+/* enc_same_addr for rel_keyed: co, fr and rf entries each hold it. */
+static Z3_ast same_place(void *ctx, int a, int b)
+{
+	return enc_same_addr(ctx, a, b);
+}
+
 static Z3_ast and3(struct encoding *enc, Z3_ast a, Z3_ast b, Z3_ast c)
 {
 	return rel_and2(&enc->rc, rel_and2(&enc->rc, a, b), c);
@@ -562,6 +568,9 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	build_co_rf(enc);
 	if (enc->rc.expired)
 		return enc; /* stopped part-way: the caller asks nothing */
+	enc->keyed = (struct rel_keyed){enc->co, enc->fr, enc->rf, enc->ts, enc->rts,
+					same_place, enc};
+	enc->rc.keyed = &enc->keyed;
 	if (enc->defined)
 		build_thin_air(enc);
 	locks_build(enc);

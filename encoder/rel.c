@@ -12,6 +12,7 @@
 #include "common/memlimit.h"
 #include "common/xalloc.h"
 #include "encoder/pattern.h"
+#include "encoder/rel_int.h"
 
 #define AT(r, a, b) REL_AT(r, rc->n, a, b)
 
@@ -149,8 +150,7 @@ static int unique_terms(Z3_context z, Z3_ast *terms, int m)
 	return u;
 }
 
-/* Disjunction of a buffer of terms (NULL entries skipped). */
-static Z3_ast or_n(struct rel_ctx *rc, Z3_ast *terms, int k)
+Z3_ast rel_or_n(struct rel_ctx *rc, Z3_ast *terms, int k)
 {
 	int m = 0;
 	for (int i = 0; i < k; i++) {
@@ -247,7 +247,7 @@ static set_t set_ends(struct rel_ctx *rc, rel_t r, int domain)
 	for (int a = 0; a < rc->n; a++) {
 		for (int b = 0; b < rc->n; b++)
 			buf[b] = domain ? AT(r, a, b) : AT(r, b, a);
-		s[a] = or_n(rc, buf, rc->n);
+		s[a] = rel_or_n(rc, buf, rc->n);
 	}
 	free(buf);
 	return s;
@@ -344,6 +344,7 @@ rel_t rel_seq(struct rel_ctx *rc, rel_t a, rel_t b)
 		return r;
 	int *mid = xmalloc(sizeof(int) * (size_t)n);
 	Z3_ast *buf = xmalloc(sizeof(Z3_ast) * (size_t)n);
+	Z3_ast *picks = rc->keyed ? xmalloc(sizeof(Z3_ast) * 2 * (size_t)n) : NULL;
 	for (int i = 0; i < n && !(i % 16 == 15 && rel_gave_up(rc)); i++) {
 		int k = 0;
 		for (int c = 0; c < n; c++)
@@ -353,15 +354,20 @@ rel_t rel_seq(struct rel_ctx *rc, rel_t a, rel_t b)
 			continue;
 		for (int j = 0; j < n; j++) {
 			int m = 0;
-			for (int q = 0; q < k; q++) {
-				Z3_ast y = AT(b, mid[q], j);
-				if (y)
-					buf[m++] = rel_and2(rc, AT(a, i, mid[q]), y);
+			if (picks) {
+				m = rel_keyed_fold(rc, a, b, i, j, mid, k, buf, picks);
+			} else {
+				for (int q = 0; q < k; q++) {
+					Z3_ast y = AT(b, mid[q], j);
+					if (y)
+						buf[m++] = rel_and2(rc, AT(a, i, mid[q]), y);
+				}
 			}
 			if (m)
-				AT(r, i, j) = or_n(rc, buf, m);
+				AT(r, i, j) = rel_or_n(rc, buf, m);
 		}
 	}
+	free(picks);
 	free(mid);
 	free(buf);
 	return r;
@@ -403,10 +409,12 @@ rel_t rel_restrict(struct rel_ctx *rc, set_t s1, rel_t a, set_t s2)
 			if (!x || (s2 && !s2[j]))
 				continue;
 			/* The entry already implies both guards; only the class
-			 * part of the set can add information. */
-			if (s1)
+			 * part of the set can add information (and a set entry
+			 * that is the guard adds none: the entry stays the
+			 * same formula, which rel_seq's folding looks for). */
+			if (s1 && s1[i] != rc->guard[i])
 				x = rel_and2(rc, s1[i], x);
-			if (s2)
+			if (s2 && s2[j] != rc->guard[j])
 				x = rel_and2(rc, x, s2[j]);
 			AT(r, i, j) = x;
 		}
@@ -647,8 +655,7 @@ static int *scc_of(struct rel_ctx *rc, rel_t a)
 	return st.comp;
 }
 
-/* Keep the check whose formula is holds (rel.h's rel_acyclic_check). */
-static void record_acyclic(struct rel_ctx *rc, Z3_ast holds, rel_t strict, rel_t weak)
+void rel_record_acyclic(struct rel_ctx *rc, Z3_ast holds, rel_t strict, rel_t weak)
 {
 	if (rc->nacyc == rc->acyc_cap) {
 		rc->acyc_cap = (int)xgrow_cap((size_t)rc->acyc_cap, (size_t)rc->nacyc + 1, 8);
@@ -775,13 +782,14 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 	free(rank);
 	free(comp);
 	if (k)
-		record_acyclic(rc, res, strict, weak);
+		rel_record_acyclic(rc, res, strict, weak);
 	return res;
 }
 
 Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name)
 {
-	return ranked(rc, a, NULL, name);
+	Z3_ast keyed = rel_keyed_acyclic(rc, a);
+	return keyed ? keyed : ranked(rc, a, NULL, name);
 }
 
 Z3_ast rel_acyclic_through(struct rel_ctx *rc, rel_t strict, rel_t weak,
@@ -823,7 +831,7 @@ Z3_ast rel_cyclic(struct rel_ctx *rc, rel_t a, const char *name)
 		for (int j = 0; j < n; j++)
 			if (on[j] && comp[j] == comp[i] && AT(a, i, j))
 				buf[k++] = rel_and2(rc, AT(a, i, j), on[j]);
-		Z3_ast succ = or_n(rc, buf, k);
+		Z3_ast succ = rel_or_n(rc, buf, k);
 		Z3_ast_vector_push(rc->z, parts, Z3_mk_implies(rc->z, on[i],
 			succ ? succ : Z3_mk_false(rc->z)));
 		some[non++] = on[i];
@@ -854,7 +862,7 @@ static Z3_ast none_of(struct rel_ctx *rc, Z3_ast *xs, size_t k)
 	for (size_t i = 0; i < k; i++)
 		if (xs[i])
 			buf[m++] = xs[i];
-	Z3_ast any = or_n(rc, buf, m);
+	Z3_ast any = rel_or_n(rc, buf, m);
 	free(buf);
 	return rel_not(rc, any);
 }

@@ -16,7 +16,8 @@
  * is used with negative polarity only (wanted small: inside acyclic, empty,
  * irreflexive axioms, or subtracted in a flag); models/lkmm.c documents why
  * this holds for the LKMM.  Acyclicity uses integer ranks, only inside the
- * strongly connected components of the relation's may-graph.  Both first
+ * strongly connected components of the relation's may-graph (or, for
+ * coherence's shape, the timestamps of rel_keyed).  Both first
  * work out what the program alone decides (pattern.h): closure pairs joined
  * by a path of true-literal ("sure") edges are true without a variable, and
  * rank constraints implied by sure paths are left out.
@@ -30,6 +31,7 @@
 
 struct memlimit;
 struct rel_acyclic_check;
+struct rel_keyed;
 
 struct arena;
 
@@ -57,6 +59,8 @@ struct rel_ctx {
 				 * be asked */
 	struct rel_acyclic_check *acyc; /* the acyclicity checks made */
 	int nacyc, acyc_cap;    /* count, capacity */
+	const struct rel_keyed *keyed; /* orders rel_seq may fold, NULL:
+					* none (rel_keyed) */
 };
 
 
@@ -70,6 +74,28 @@ typedef Z3_ast *rel_t; /* n*n formulas (row-major), NULL = false */
 struct rel_acyclic_check {
 	Z3_ast holds;
 	rel_t strict, weak;
+};
+
+/*
+ * Two orders decided by integer keys and a choice of one key, which
+ * rel_seq may fold (the encoder's co, fr and rf).  In every solution:
+ *  - an entry of lt (i, k) holds iff i and k execute, same(i, k) and
+ *    key[i] < key[k];
+ *  - an entry of rlt (i, k) likewise with rkey[i] < key[k];
+ *  - an entry of pick (k, j) implies that k and j execute, same(k, j)
+ *    and rkey[j] = key[k];
+ *  - same(i, j) (a formula, NULL: never) is an equivalence.
+ * Then the terms lt(i, k) & pick(k, j) of a ; b, over any set K of k, are
+ * together "i executes, same(i, j), key[i] < rkey[j] and pick(k, j) for
+ * some k in K": one comparison where there were |K| conjunctions
+ * (rlt with rkey[i] alike).  A sequence whose entries are other formulas
+ * (even equivalent ones) is left as it is.
+ */
+struct rel_keyed {
+	rel_t lt, rlt, pick;
+	const Z3_ast *key, *rkey;
+	Z3_ast (*same)(void *ctx, int i, int j);
+	void *ctx;
 };
 
 #define REL_AT(r, n, a, b) ((r)[(size_t)(a) * (size_t)(n) + (size_t)(b)])
@@ -146,7 +172,10 @@ rel_t rel_name(struct rel_ctx *rc, rel_t a, const char *name);
 
 /* Axioms: formulas that hold iff the relation is acyclic / irreflexive /
  * empty.  rel_acyclic introduces rank variables, so its result may only be
- * asserted (or implied by an assumption literal), never negated. */
+ * asserted (or implied by an assumption literal), never negated; a
+ * relation of coherence's shape (rc->keyed's three relations and other
+ * edges forward within a static location, rel.c's keyed_acyclic) gets
+ * comparisons of its events' timestamps instead, no variable. */
 Z3_ast rel_acyclic(struct rel_ctx *rc, rel_t a, const char *name);
 /* No cycle of strict | weak that contains a strict edge: integer ranks,
  * strict edges increasing, weak edges non-decreasing.  That is
