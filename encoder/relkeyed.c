@@ -82,12 +82,10 @@ static int holds_entry(struct rel_ctx *rc, Z3_ast x, Z3_ast e)
 	return 0;
 }
 
-/* Event i's key in keyed_acyclic: 1 a write's, 2 a read's, 0 none or
- * both (the event cannot be placed). */
+/* Event i's key in rel_keyed_acyclic: 1 a write's, 2 a read's, 0 none. */
 static int key_kind(const struct rel_keyed *kd, int i)
 {
-	return (kd->key[i] ? 1 : 0) + (kd->rkey[i] ? 2 : 0) == 3 ? 0
-		: kd->key[i] ? 1 : kd->rkey[i] ? 2 : 0;
+	return kd->key[i] ? 1 : kd->rkey[i] ? 2 : 0;
 }
 
 /*
@@ -109,7 +107,8 @@ static int key_kind(const struct rel_keyed *kd, int i)
  * j reads below i's write w by rlt (j, w) and pick (w, i).  Where an
  * entry is a sure path's consequence (transitive reduction of the sure
  * other entries), it is left out: the chain implies it.  Returns NULL when
- * a has another shape (then ranks decide).
+ * a has another shape, or some event is both a read and a write (then
+ * ranks decide).
  */
 Z3_ast rel_keyed_acyclic(struct rel_ctx *rc, rel_t a)
 {
@@ -118,6 +117,9 @@ Z3_ast rel_keyed_acyclic(struct rel_ctx *rc, rel_t a)
 	int n = rc->n;
 	if (!kd)
 		return NULL;
+	for (int i = 0; i < n; i++)
+		if (kd->key[i] && kd->rkey[i])
+			return NULL; /* an event both read and write has no one K */
 	struct pattern *sure = pattern_new(n);
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++) {
