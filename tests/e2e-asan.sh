@@ -4,7 +4,8 @@
 # litmus-tests/, the kernel's 34 litmus tests (also with witnesses and
 # explanations, and under the model read from their cat files), the C
 # programs of litmus-tests/programs (also with --first-error), the lazy
-# core (--lazy, also under the cat files), and dumps the IR of every malformed
+# core (--lazy, also under the cat files), two long-thread tests of
+# bench/ (large tests' own paths), and dumps the IR of every malformed
 # test of tests/errors/ and tests/frontend/, each set in one process: no
 # sanitizer report, no failed check, no crash.  Run by make check-asan
 # (part of make check).
@@ -43,4 +44,9 @@ run "C programs" litmus-tests/programs/*.c
 run "C programs, --first-error" --first-error litmus-tests/programs/*.c
 run "litmus-tests/ --lazy" --lazy litmus-tests/*.litmus
 run "the kernel's tests, --lazy --model" --lazy --model "$LKMM_DIR" "$LKMM_DIR"/litmus-tests/*.litmus
+# Large tests (over 200 events): the threads in turn asked first, co ; rf
+# folded, coherence by timestamps (encoder/schedule.c, relkeyed.c).
+bash bench/gen-families.sh --out "$tmp/long" --n 100 --families long-xy,long-plain --form litmus > /dev/null
+run "long threads, --exists-only --witness" --exists-only --witness "$tmp"/long/*.litmus
+run "long threads, full mode" "$tmp"/long/*.litmus
 report
