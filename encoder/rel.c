@@ -13,6 +13,7 @@
 #include "common/xalloc.h"
 #include "encoder/pattern.h"
 #include "encoder/rel_int.h"
+#include "encoder/z3util.h"
 
 #define AT(r, a, b) REL_AT(r, rc->n, a, b)
 
@@ -773,11 +774,7 @@ static Z3_ast ranked(struct rel_ctx *rc, rel_t strict, rel_t weak, const char *n
 		pattern_free(need);
 	}
 	unsigned k = Z3_ast_vector_size(rc->z, parts);
-	Z3_ast *args = xmalloc(sizeof(Z3_ast) * (k ? k : 1));
-	for (unsigned i = 0; i < k; i++)
-		args[i] = Z3_ast_vector_get(rc->z, parts, i);
-	Z3_ast res = k ? Z3_mk_and(rc->z, k, args) : rc->t;
-	free(args);
+	Z3_ast res = z3u_and_vector(rc->z, parts);
 	Z3_ast_vector_dec_ref(rc->z, parts);
 	free(rank);
 	free(comp);
@@ -839,12 +836,7 @@ Z3_ast rel_cyclic(struct rel_ctx *rc, rel_t a, const char *name)
 	Z3_ast res = Z3_mk_false(rc->z);
 	if (non) {
 		Z3_ast_vector_push(rc->z, parts, Z3_mk_or(rc->z, (unsigned)non, some));
-		unsigned k = Z3_ast_vector_size(rc->z, parts);
-		Z3_ast *args = xmalloc(sizeof(Z3_ast) * k);
-		for (unsigned i = 0; i < k; i++)
-			args[i] = Z3_ast_vector_get(rc->z, parts, i);
-		res = Z3_mk_and(rc->z, k, args);
-		free(args);
+		res = z3u_and_vector(rc->z, parts);
 	}
 	Z3_ast_vector_dec_ref(rc->z, parts);
 	free(some);

@@ -14,6 +14,7 @@
 #include "common/xalloc.h"
 #include "encoder/pattern.h"
 #include "encoder/rel_int.h"
+#include "encoder/z3util.h"
 
 #define AT(r, a, b) REL_AT(r, rc->n, a, b)
 
@@ -82,6 +83,14 @@ static int holds_entry(struct rel_ctx *rc, Z3_ast x, Z3_ast e)
 	return 0;
 }
 
+/* The entry of lt, rlt or pick at (i, j) (at most one has one), NULL. */
+static Z3_ast keyed_entry(const struct rel_ctx *rc, int i, int j)
+{
+	const struct rel_keyed *kd = rc->keyed;
+	return AT(kd->lt, i, j) ? AT(kd->lt, i, j) : AT(kd->rlt, i, j) ? AT(kd->rlt, i, j)
+		: AT(kd->pick, i, j);
+}
+
 /* Event i's key in rel_keyed_acyclic: 1 a write's, 2 a read's, 0 none. */
 static int key_kind(const struct rel_keyed *kd, int i)
 {
@@ -124,8 +133,7 @@ Z3_ast rel_keyed_acyclic(struct rel_ctx *rc, rel_t a)
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++) {
 			Z3_ast x = AT(a, i, j);
-			Z3_ast e = AT(kd->lt, i, j) ? AT(kd->lt, i, j) : AT(kd->rlt, i, j)
-				? AT(kd->rlt, i, j) : AT(kd->pick, i, j);
+			Z3_ast e = keyed_entry(rc, i, j);
 			if (e && (!x || !holds_entry(rc, x, e)))
 				goto other_shape; /* a misses a keyed entry */
 			if (!x || x == e)
@@ -143,8 +151,7 @@ Z3_ast rel_keyed_acyclic(struct rel_ctx *rc, rel_t a)
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++) {
 			Z3_ast x = AT(a, i, j);
-			Z3_ast e = AT(kd->lt, i, j) ? AT(kd->lt, i, j) : AT(kd->rlt, i, j)
-				? AT(kd->rlt, i, j) : AT(kd->pick, i, j);
+			Z3_ast e = keyed_entry(rc, i, j);
 			if (!x || x == e || (rel_is_true(rc, x) && !pattern_get(basis, i, j)))
 				continue;
 			int wi = key_kind(kd, i) == 1, wj = key_kind(kd, j) == 1;
@@ -160,11 +167,7 @@ Z3_ast rel_keyed_acyclic(struct rel_ctx *rc, rel_t a)
 	pattern_free(basis);
 	pattern_free(sure);
 	unsigned k = Z3_ast_vector_size(z, parts);
-	Z3_ast *args = xmalloc_array((size_t)k + 1, sizeof(Z3_ast));
-	for (unsigned q = 0; q < k; q++)
-		args[q] = Z3_ast_vector_get(z, parts, q);
-	Z3_ast res = k ? Z3_mk_and(z, k, args) : rc->t;
-	free(args);
+	Z3_ast res = z3u_and_vector(z, parts);
 	Z3_ast_vector_dec_ref(z, parts);
 	if (k)
 		rel_record_acyclic(rc, res, a, NULL);

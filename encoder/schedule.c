@@ -110,12 +110,7 @@ Z3_ast enc_schedule(struct encoding *enc, const int *pos)
 		}
 	}
 	free(by_pos);
-	unsigned k = Z3_ast_vector_size(z, parts);
-	Z3_ast *args = xmalloc_array((size_t)k + 1, sizeof(Z3_ast));
-	for (unsigned i = 0; i < k; i++)
-		args[i] = Z3_ast_vector_get(z, parts, i);
-	Z3_ast res = k ? Z3_mk_and(z, k, args) : Z3_mk_true(z);
-	free(args);
+	Z3_ast res = z3u_and_vector(z, parts);
 	Z3_ast_vector_dec_ref(z, parts);
 	return res;
 }

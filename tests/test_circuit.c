@@ -31,11 +31,7 @@ static int setup(void **state)
 /* reach[i][j]: a path of one edge or more from i to j in edge[][]. */
 static void reachability(int edge[N][N], int reach[N][N])
 {
-	memcpy(reach, edge, sizeof(int) * N * N);
-	for (int k = 0; k < N; k++)
-		for (int i = 0; i < N; i++)
-			for (int j = 0; j < N; j++)
-				reach[i][j] |= reach[i][k] && reach[k][j];
+	tu_reachability(N, &edge[0][0], &reach[0][0]);
 }
 
 /* A random graph over fresh variables: kind[i][j] 0 none, 1 sure, 2 a

@@ -39,11 +39,7 @@ static int holds(Z3_context z, Z3_model m, Z3_ast a)
 /* reach[i][j]: a path of one edge or more from i to j in edge[][]. */
 static void reachability(int edge[N][N], int reach[N][N])
 {
-	memcpy(reach, edge, sizeof(int) * N * N);
-	for (int k = 0; k < N; k++)
-		for (int i = 0; i < N; i++)
-			for (int j = 0; j < N; j++)
-				reach[i][j] |= reach[i][k] && reach[k][j];
+	tu_reachability(N, &edge[0][0], &reach[0][0]);
 }
 
 /* Random graphs: each pair is no edge, a sure edge or a free variable;

@@ -120,3 +120,12 @@ int tu_rel_close(void **state)
 	free(f);
 	return 0;
 }
+
+void tu_reachability(int n, const int *edge, int *reach)
+{
+	memcpy(reach, edge, sizeof(int) * (size_t)n * (size_t)n);
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				reach[i * n + j] |= reach[i * n + k] && reach[k * n + j];
+}

@@ -48,4 +48,8 @@ struct tu_rel {
 int tu_rel_open(void **state, int n);
 int tu_rel_close(void **state);
 
+/* reach (n x n, row-major): a path of one edge or more from i to j in
+ * edge (n x n, nonzero: an edge); Warshall's algorithm. */
+void tu_reachability(int n, const int *edge, int *reach);
+
 #endif
