@@ -41,6 +41,7 @@
 #include "solver/readback.h"
 #include "solver/interleave.h"
 #include "solver/problem.h"
+#include "solver/scalarset.h"
 #include "solver/symmetry.h"
 
 static int block_has(const struct ir_block *b, enum ir_op op)
@@ -282,9 +283,13 @@ static int find(const struct check_options *opt, const struct problem *p,
 				s[j].found = 1;
 				warn(enc, &s[j], f, unroll, err);
 				show(enc, &s[j], f, unroll, out);
-				fprintf(out, "  (P%d runs the same code as P%d%s)\n",
-					s[j].thread, s[i].thread, executions || opt->witness
-					? ": the execution below with the two swapped" : "");
+				int same = scalarset_same_code(&enc->prog->threads[s[j].thread],
+							       &enc->prog->threads[s[i].thread]);
+				fprintf(out, "  (P%d runs the same code as P%d%s%s%s)\n",
+					s[j].thread, s[i].thread, same ? "" : " with its own index",
+					executions || opt->witness
+					? ": the execution below with the two swapped" : "",
+					(executions || opt->witness) && !same ? ", and their indices" : "");
 			}
 		}
 		if (executions || opt->witness)

@@ -26,55 +26,7 @@
 
 #include "encoder/encoder.h"
 #include "common/xalloc.h"
-
-static int same_expr(const struct ir_expr *a, const struct ir_expr *b)
-{
-	if (!a || !b)
-		return a == b;
-	return a->kind == b->kind && a->num == b->num && a->loc == b->loc &&
-	       a->reg == b->reg && a->op == b->op && same_expr(a->a, b->a) &&
-	       same_expr(a->b, b->b) && same_expr(a->c, b->c);
-}
-
-static int same_block(const struct ir_block *a, const struct ir_block *b);
-
-static int same_instr(const struct ir_instr *a, const struct ir_instr *b)
-{
-	if (a->op == IR_SRCU_LOCK || a->op == IR_SRCU_UNLOCK || a->op == IR_SRCU_SYNC)
-		return 0;
-	return a->op == b->op && a->dst == b->dst && a->order == b->order &&
-	       a->fence == b->fence && a->rmw == b->rmw && a->arith == b->arith &&
-	       memcmp(a->tags, b->tags, sizeof a->tags) == 0 &&
-	       same_expr(a->a, b->a) && same_expr(a->b, b->b) && same_expr(a->c, b->c) &&
-	       same_block(&a->then_b, &b->then_b) && same_block(&a->else_b, &b->else_b);
-}
-
-static int same_block(const struct ir_block *a, const struct ir_block *b)
-{
-	if (a->count != b->count)
-		return 0;
-	for (int i = 0; i < a->count; i++)
-		if (!same_instr(&a->items[i], &b->items[i]))
-			return 0;
-	return 1;
-}
-
-/* Same code, same registers and initial values, same parameters. */
-static int same_thread(const struct ir_thread *a, const struct ir_thread *b)
-{
-	if (a->nregs != b->nregs || a->nparams != b->nparams)
-		return 0;
-	for (int i = 0; i < a->nparams; i++)
-		if (a->params[i] != b->params[i])
-			return 0;
-	for (int i = 0; i < a->nregs; i++) {
-		const struct ir_reg *x = &a->regs[i], *y = &b->regs[i];
-		if (x->has_init != y->has_init || x->init.kind != y->init.kind ||
-		    x->init.num != y->init.num || x->init.loc != y->init.loc)
-			return 0;
-	}
-	return same_block(&a->body, &b->body);
-}
+#include "solver/scalarset.h"
 
 /* Mark the threads whose registers c observes. */
 static void pin_cond(const struct ir_cond *c, char *pinned)
@@ -291,9 +243,10 @@ int *symmetry_classes(const struct encoding *enc)
 			continue;
 		for (int u = t + 1; u < n; u++)
 			if (!pinned[u] && rep[u] == u &&
-			    same_thread(&p->threads[t], &p->threads[u]))
+			    scalarset_same_code(&p->threads[t], &p->threads[u]))
 				rep[u] = t;
 	}
+	scalarset_join(p, pinned, rep);
 	free(pinned);
 	return rep;
 }

@@ -10,6 +10,10 @@
  * This cuts the n! interleavings of, say, n identical lock holders down
  * to one without changing any answer lkmmc prints.
  *
+ * Threads of one function given different indices are interchangeable
+ * too when the index is only data (scalarset.h): the classes include
+ * them, and renaming them exchanges their indices as well.
+ *
  * It does not find symmetries of the locations, nor of threads whose
  * registers are observed.
  */

@@ -1,0 +1,114 @@
+/*
+ * test_scalarset.c - unit tests of solver/scalarset.c: which threads that
+ * differ only by an index join a class, on litmus tests whose threads set
+ * "me" to their number.  The index copied, stored and compared with ==
+ * joins them, but for the thread whose index is a constant the index
+ * meets (the initial 0, a constant compared with); arithmetic on it, an
+ * RMW of a location holding it, a final condition that reads such a
+ * location, a thread of other code that compares it with a value of
+ * another kind, or two threads given the same index: no class.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "frontend/ir.h"
+#include "solver/scalarset.h"
+#include "tests/testutil.h"
+
+/* A test of n threads "me = i; body" (%d in body and extra: nothing),
+ * more: other threads' text, cond: its condition. */
+static struct ir_program *indexed(int n, const char *body, const char *more,
+				  const char *cond, int same_index)
+{
+	char text[4096];
+	int k = snprintf(text, sizeof text, "C indexed\n{}\n");
+	for (int t = 0; t < n; t++)
+		k += snprintf(text + k, sizeof text - (size_t)k,
+			      "P%d(int *who, int *n, int *c) { int me; int r0; int r1; me = %d; %s }\n",
+			      t, same_index ? 1 : t, body);
+	k += snprintf(text + k, sizeof text - (size_t)k, "%s\nexists (%s)\n", more, cond);
+	return tu_parse_ok(text);
+}
+
+/* scalarset_join on p with no thread pinned: the classes, into rep. */
+static int join(struct ir_program *p, int *rep)
+{
+	char pinned[16] = {0};
+	for (int t = 0; t < p->nthreads; t++)
+		rep[t] = t;
+	return scalarset_join(p, pinned, rep);
+}
+
+static const char *const holder =
+	"WRITE_ONCE(*who, me); r0 = READ_ONCE(*who); if (r0 != me) WRITE_ONCE(*n, 1);";
+
+static void test_index_joins(void **state)
+{
+	(void)state;
+	int rep[16];
+	struct ir_program *p = indexed(4, holder, "", "n=1", 0);
+	/* P0's index is who's initial 0: it keeps its place */
+	assert_int_equal(join(p, rep), 3);
+	assert_int_equal(rep[0], 0);
+	assert_int_equal(rep[1], 1);
+	assert_int_equal(rep[2], 1);
+	assert_int_equal(rep[3], 1);
+	ir_program_free(p);
+}
+
+static void test_constant_met(void **state)
+{
+	(void)state;
+	int rep[16];
+	struct ir_program *p = indexed(4, "WRITE_ONCE(*who, me); if (me == 2) WRITE_ONCE(*n, 1);",
+				       "", "n=1", 0);
+	assert_int_equal(join(p, rep), 2);
+	assert_int_equal(rep[2], 2);
+	assert_int_equal(rep[3], 1);
+	ir_program_free(p);
+}
+
+static void test_refused(void **state)
+{
+	(void)state;
+	int rep[16];
+	const char *bodies[] = {
+		"WRITE_ONCE(*who, me + 1);",                      /* arithmetic */
+		"r0 = xchg(who, me);",                            /* an RMW */
+		"WRITE_ONCE(*who, me); r0 = READ_ONCE(*who); if (r0 < me) WRITE_ONCE(*n, 1);",
+	};
+	for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+		struct ir_program *p = indexed(3, bodies[i], "", "n=1", 0);
+		assert_int_equal(join(p, rep), 0);
+		ir_program_free(p);
+	}
+	/* the final condition reads who */
+	struct ir_program *p = indexed(3, holder, "", "who=2", 0);
+	assert_int_equal(join(p, rep), 0);
+	ir_program_free(p);
+	/* another thread compares who with a counter */
+	p = indexed(3, holder, "P3(int *who, int *c) { int r0; int r1; r0 = READ_ONCE(*who); "
+		    "r1 = READ_ONCE(*c); if (r0 == r1) WRITE_ONCE(*c, 5); }", "c=5", 0);
+	assert_int_equal(join(p, rep), 0);
+	ir_program_free(p);
+	/* the same index twice */
+	p = indexed(3, holder, "", "n=1", 1);
+	assert_int_equal(join(p, rep), 0);
+	ir_program_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_joins),
+		cmocka_unit_test(test_constant_met),
+		cmocka_unit_test(test_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, tu_frontend_free);
+}
