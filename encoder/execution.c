@@ -170,7 +170,7 @@ static int may_read_from(const struct encoding *enc, int w, int r)
  * Both only remove candidate executions that break that axiom.  Lock,
  * SRCU and initial-write events keep the general encoding.
  */
-static int fixed_access(const struct event *e)
+int enc_fixed_access(const struct event *e)
 {
 	const unsigned long special = EVC_BIT(EVC_LKR) | EVC_BIT(EVC_LKW) |
 		EVC_BIT(EVC_UL) | EVC_BIT(EVC_LF) | EVC_BIT(EVC_RL) |
@@ -184,7 +184,7 @@ static int co_by_po(const struct encoding *enc, int a, int b)
 {
 	const struct event *x = &enc->ev[a], *y = &enc->ev[b];
 	return enc->coherent && a < b && x->thread == y->thread &&
-	       fixed_access(x) && fixed_access(y) && x->loc == y->loc &&
+	       enc_fixed_access(x) && enc_fixed_access(y) && x->loc == y->loc &&
 	       has(x, EVC_W) && has(y, EVC_W) && !has(x, EVC_IW);
 }
 
@@ -214,15 +214,15 @@ int enc_overwritten(const struct encoding *enc, int w, int r)
 		return 0;
 	int end = r >= 0 ? r : w; /* the event whose thread and guard count */
 	const struct event *y = &enc->ev[end];
-	if (r >= 0 && (!fixed_access(y) || !has(y, EVC_R) || y->loc != x->loc))
+	if (r >= 0 && (!enc_fixed_access(y) || !has(y, EVC_R) || y->loc != x->loc))
 		return 0;
-	if (!has(x, EVC_IW) && (!fixed_access(x) || x->thread != y->thread))
+	if (!has(x, EVC_IW) && (!enc_fixed_access(x) || x->thread != y->thread))
 		return 0;
 	for (int w2 = has(x, EVC_IW) ? 0 : w + 1; w2 < enc->n; w2++) {
 		const struct event *z = &enc->ev[w2];
 		if (z->thread != y->thread || (r >= 0 && w2 >= r))
 			continue;
-		if (w2 != w && has(z, EVC_W) && fixed_access(z) &&
+		if (w2 != w && has(z, EVC_W) && enc_fixed_access(z) &&
 		    z->loc == x->loc && runs_with(enc, w2, end) &&
 		    (has(x, EVC_IW) || w < w2))
 			return 1;
@@ -233,119 +233,6 @@ int enc_overwritten(const struct encoding *enc, int w, int r)
 static Z3_ast lt(struct encoding *enc, Z3_ast a, Z3_ast b)
 {
 	return Z3_mk_lt(enc->z, a, b);
-}
-
-/* Whether a write's value is defined: all reads it depends on are. */
-static Z3_ast write_defined(struct encoding *enc, int w)
-{
-	const struct event *x = &enc->ev[w];
-	Z3_ast d = enc->rc.t;
-	for (int i = 0; i < x->ndata_dep; i++) {
-		Z3_ast c = x->data_dep_cond ? x->data_dep_cond[i] : NULL;
-		Z3_ast def = enc->defined[x->data_dep[i]];
-		d = rel_and2(&enc->rc, d, c ? Z3_mk_implies(enc->z, c, def) : def);
-	}
-	return d;
-}
-
-/* Can values flow in a cycle (read -> data-dependent write -> read)?
- * Depth-first search over the static value-flow graph. */
-static int value_flow_cyclic(struct encoding *enc)
-{
-	int n = enc->n, found = 0;
-	unsigned char *color = xcalloc((size_t)n, 1);
-	int *stack = xmalloc(sizeof(int) * (size_t)n * 2);
-	for (int s0 = 0; s0 < n && !found; s0++) {
-		if (color[s0] || !has(&enc->ev[s0], EVC_R))
-			continue;
-		/* iterative DFS over reads: r -> w (w depends on r) -> r' */
-		int sp = 0;
-		stack[sp++] = s0;
-		stack[sp++] = 0;
-		color[s0] = 1;
-		while (sp && !found) {
-			int r = stack[sp - 2], next = stack[sp - 1]++;
-			int moved = 0;
-			for (int w = next; w < n && !moved; w++) {
-				stack[sp - 1] = w + 1;
-				const struct event *x = &enc->ev[w];
-				int dep = 0;
-				for (int i = 0; i < x->ndata_dep; i++)
-					dep |= x->data_dep[i] == r;
-				if (!dep || !has(x, EVC_W))
-					continue;
-				for (int r2 = 0; r2 < n && !found; r2++) {
-					if (!has(&enc->ev[r2], EVC_R) || !enc_same_addr(enc, w, r2))
-						continue;
-					if (color[r2] == 1)
-						found = 1;
-					else if (!color[r2]) {
-						color[r2] = 1;
-						stack[sp++] = r2;
-						stack[sp++] = 0;
-						moved = 1;
-						break;
-					}
-				}
-			}
-			if (!moved && !found && stack[sp - 1] >= n) {
-				color[r] = 2;
-				sp -= 2;
-			}
-		}
-	}
-	free(color);
-	free(stack);
-	return found;
-}
-
-/*
- * Values out of thin air.  herd7 computes values by solving the equations
- * of one execution; a value on a cycle of data flow (read -> write that
- * depends on it -> read) stays a symbol.  We mirror that with "defined":
- * exactly the least fixpoint of "a read is defined if it reads from a write
- * whose data dependencies are all defined" (Horn rules force at least the
- * fixpoint, ranks on a well-founded justification force at most it), and an
- * undefined read takes the value ENC_SYMBOLIC.  Only built when the static
- * value-flow graph has a cycle.
- */
-static void build_thin_air(struct encoding *enc)
-{
-	Z3_context z = enc->z;
-	struct rel_ctx *rc = &enc->rc;
-	int n = enc->n;
-	Z3_ast *vrank = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)n);
-	for (int e = 0; e < n; e++)
-		if (enc->ev[e].val)
-			vrank[e] = rel_fresh_int(rc, "vrank");
-	for (int w = 0; w < n; w++) {
-		const struct event *x = &enc->ev[w];
-		if (!has(x, EVC_W))
-			continue;
-		for (int i = 0; i < x->ndata_dep; i++) {
-			int d = x->data_dep[i];
-			enc_fact(enc, Z3_mk_implies(z, write_defined(enc, w),
-						lt(enc, vrank[d], vrank[w])));
-		}
-	}
-	for (int r = 0; r < n; r++) {
-		if (!has(&enc->ev[r], EVC_R))
-			continue;
-		Z3_ast def = enc->defined[r];
-		/* A read that does not happen constrains nothing. */
-		enc_fact(enc, Z3_mk_implies(z, Z3_mk_not(z, enc->guard[r]), def));
-		enc_fact(enc, Z3_mk_implies(z, Z3_mk_not(z, def),
-			Z3_mk_eq(z, enc->ev[r].val, z3u_int(z, ENC_SYMBOLIC))));
-		for (int w = 0; w < n; w++) {
-			Z3_ast v = REL_AT(enc->rf_var, n, w, r);
-			if (!v)
-				continue;
-			Z3_ast wd = write_defined(enc, w);
-			enc_fact(enc, Z3_mk_implies(z, rel_and2(rc, v, wd), def));
-			Z3_ast just[2] = {wd, lt(enc, vrank[w], vrank[r])};
-			enc_fact(enc, Z3_mk_implies(z, rel_and2(rc, v, def), Z3_mk_and(z, 2, just)));
-		}
-	}
 }
 
 static void build_co_rf(struct encoding *enc)
@@ -423,7 +310,7 @@ static void build_co_rf(struct encoding *enc)
 			REL_AT(enc->rf, n, w, r) = v;
 			Z3_ast same_val = Z3_mk_eq(z, y->val, enc->ev[w].val);
 			if (enc->defined)
-				same_val = Z3_mk_implies(z, write_defined(enc, w), same_val);
+				same_val = Z3_mk_implies(z, enc_write_defined(enc, w), same_val);
 			Z3_ast conds[5] = {
 				enc->guard[w], y->guard, sa, same_val,
 				Z3_mk_eq(z, enc->rts[r], enc->ts[w]),
@@ -559,20 +446,14 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	enc->rc.guard = enc->guard;
 
 	build_static(enc);
-	if (value_flow_cyclic(enc)) {
-		enc->defined = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)enc->n);
-		for (int e = 0; e < enc->n; e++)
-			enc->defined[e] = has(&enc->ev[e], EVC_R)
-				? rel_fresh_bool(&enc->rc, "defined") : enc->rc.t;
-	}
+	thin_air_prepare(enc);
 	build_co_rf(enc);
 	if (enc->rc.expired)
 		return enc; /* stopped part-way: the caller asks nothing */
 	enc->keyed = (struct rel_keyed){enc->co, enc->fr, enc->rf, enc->ts, enc->rts,
 					same_place, enc};
 	enc->rc.keyed = &enc->keyed;
-	if (enc->defined)
-		build_thin_air(enc);
+	thin_air_build(enc);
 	locks_build(enc);
 	build_final(enc);
 	enc->ndefs_program = Z3_ast_vector_size(z, enc->rc.defs);

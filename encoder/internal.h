@@ -27,4 +27,17 @@ Z3_ast enc_same_addr(struct encoding *enc, int a, int b);
 int locks_may_read_from(const struct encoding *enc, int w, int r);
 void locks_build(struct encoding *enc);
 
+/* Is e an access of its thread to one fixed location, not a lock, SRCU
+ * or initial event (coherence decides more of those)?  execution.c. */
+int enc_fixed_access(const struct event *e);
+
+/* Values out of thin air (thinair.c).  thin_air_prepare, before rf:
+ * enc->defined when some consistent execution may have a cycle of value
+ * flow, else NULL; thin_air_build, after rf and co: their constraints.
+ * enc_write_defined: whether write w's value is defined (all the reads
+ * it depends on are). */
+void thin_air_prepare(struct encoding *enc);
+void thin_air_build(struct encoding *enc);
+Z3_ast enc_write_defined(struct encoding *enc, int w);
+
 #endif
