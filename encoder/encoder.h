@@ -178,8 +178,10 @@ Z3_ast enc_choice(Z3_context z, long k);
  * event e at pos[e] (distinct positions from 1 keeping each thread's
  * program order; initial writes' are ignored): co timestamps are the
  * positions, each read reads from the last write to its address placed
- * before it (schedule.c). */
-Z3_ast enc_schedule(struct encoding *enc, const int *pos);
+ * before it (schedule.c).  A read at -k is placed at k softly: its own
+ * constraints are not in the formula but in soft[r] (dropped when soft
+ * is NULL; entries of other events are left as they are). */
+Z3_ast enc_schedule(struct encoding *enc, const int *pos, Z3_ast *soft);
 
 /* Z3 term for an observable's final value. */
 Z3_ast enc_observable(const struct encoding *enc, struct ir_observable o);

@@ -13,7 +13,9 @@
  * property is found, when that schedule has one, by propagation rather
  * than search; when it has none (a spin that waits for a later thread,
  * an assume, an axiom the schedule breaks) the answer is "no" and says
- * nothing of other schedules.  It decides nothing: any model of it is an
+ * nothing of other schedules.  A read may be placed "softly": what pins
+ * it is returned apart, for the caller to assume or not (a spin's read
+ * placed before the write it waits for can then read that write).  It decides nothing: any model of it is an
  * execution of the test, and a "no" leaves the question to the search.
  *
  * Timestamps are ordered location by location (the next write after the
@@ -32,6 +34,11 @@
 #include "encoder/internal.h"
 #include "encoder/z3util.h"
 
+static int place(const int *pos, int e)
+{
+	return pos[e] < 0 ? -pos[e] : pos[e];
+}
+
 /* Event numbers by position (pos[e] > 0 only), into by_pos; how many. */
 static int order_events(const struct encoding *enc, const int *pos, int *by_pos)
 {
@@ -42,7 +49,7 @@ static int order_events(const struct encoding *enc, const int *pos, int *by_pos)
 	/* insertion sort on pos: nearly sorted already (threads in order) */
 	for (int i = 1; i < k; i++) {
 		int e = by_pos[i], j = i;
-		while (j > 0 && pos[by_pos[j - 1]] > pos[e]) {
+		while (j > 0 && place(pos, by_pos[j - 1]) > place(pos, e)) {
 			by_pos[j] = by_pos[j - 1];
 			j--;
 		}
@@ -51,7 +58,7 @@ static int order_events(const struct encoding *enc, const int *pos, int *by_pos)
 	return k;
 }
 
-Z3_ast enc_schedule(struct encoding *enc, const int *pos)
+Z3_ast enc_schedule(struct encoding *enc, const int *pos, Z3_ast *soft)
 {
 	Z3_context z = enc->z;
 	int n = enc->n;
@@ -73,7 +80,7 @@ Z3_ast enc_schedule(struct encoding *enc, const int *pos)
 			continue;
 		int x = enc->ev[w].loc;
 		if (pin) {
-			Z3_ast_vector_push(z, parts, Z3_mk_eq(z, enc->ts[w], z3u_int(z, pos[w])));
+			Z3_ast_vector_push(z, parts, Z3_mk_eq(z, enc->ts[w], z3u_int(z, place(pos, w))));
 			continue;
 		}
 		if (last[x] >= 0)
@@ -85,11 +92,17 @@ Z3_ast enc_schedule(struct encoding *enc, const int *pos)
 		int r = by_pos[i];
 		if (!enc->rts[r])
 			continue;
+		/* a soft read's pins go to soft[r], the others' to parts */
+		Z3_ast_vector pins = parts;
+		if (pos[r] < 0) {
+			pins = Z3_mk_ast_vector(z);
+			Z3_ast_vector_inc_ref(z, pins);
+		}
 		/* no write placed after r */
 		for (int w = 0; w < n; w++) {
 			Z3_ast v = REL_AT(enc->rf_var, n, w, r);
-			if (v && !(enc->ev[w].cls & EVC_BIT(EVC_IW)) && pos[w] > pos[r])
-				Z3_ast_vector_push(z, parts, Z3_mk_not(z, v));
+			if (v && !(enc->ev[w].cls & EVC_BIT(EVC_IW)) && place(pos, w) > place(pos, r))
+				Z3_ast_vector_push(z, pins, Z3_mk_not(z, v));
 		}
 		/* none older than a write to its address placed before it:
 		 * back from r, up to the first one that surely is */
@@ -103,10 +116,15 @@ Z3_ast enc_schedule(struct encoding *enc, const int *pos)
 			Z3_ast placed = Z3_mk_ge(z, enc->rts[r], enc->ts[w]);
 			Z3_ast both = rel_and2(&enc->rc, enc->guard[w], sa);
 			if (rel_is_true(&enc->rc, both)) {
-				Z3_ast_vector_push(z, parts, placed);
+				Z3_ast_vector_push(z, pins, placed);
 				break;
 			}
-			Z3_ast_vector_push(z, parts, Z3_mk_implies(z, both, placed));
+			Z3_ast_vector_push(z, pins, Z3_mk_implies(z, both, placed));
+		}
+		if (pins != parts) {
+			if (soft)
+				soft[r] = z3u_and_vector(z, pins);
+			Z3_ast_vector_dec_ref(z, pins);
 		}
 	}
 	free(by_pos);

@@ -11,7 +11,8 @@
  * shown as the full answer shows an error, re-checked as a witness is, and
  * nothing more is asked.  "No error" is that question's "no".
  *
- * Sequentially consistent executions come first (sc_error): a solver of
+ * Sequentially consistent executions come first (first_error_interleaved,
+ * asked before the model's solver is made): a solver of
  * the program alone with acyclic(po | rf | co | fr) proposes a few, and
  * each is evaluated against the model's formulas outside Z3 (a circuit,
  * encoder/circuit.h: the axioms and the errors, exactly, closures as least
@@ -196,7 +197,7 @@ static int sc_try(const struct problem *p, struct sc_pass *sp, Z3_solver s, Z3_m
 }
 
 /* A solver of the program alone whose executions are sequentially
- * consistent, under symmetry breaking. */
+ * consistent (symmetry breaking is the caller's). */
 static Z3_solver sc_solver(const struct problem *p)
 {
 	struct encoding *enc = p->enc;
@@ -204,14 +205,213 @@ static Z3_solver sc_solver(const struct problem *p)
 	Z3_solver s = problem_solver(p, PG_FACTS | PG_CUT | PG_PROGRAM_DEFS | PG_FILTER, 1);
 	rel_t com = rel_union3(rc, enc->rf, enc->co, enc->fr);
 	Z3_solver_assert(p->z, s, rel_acyclic(rc, rel_union(rc, enc->po, com), "sc"));
-	symmetry_break(enc, s);
 	return s;
 }
 
-/* An error in one of the first sequentially consistent executions,
- * shown: 1; none found: 0, nothing printed. */
-static int sc_error(const struct check_options *opt, const struct problem *p,
-		    Z3_ast errors, FILE *out, FILE *err)
+/*
+ * Schedules, tried before Z3 proposes executions of its own: the threads
+ * in turn (each runs to its end: a lock handed from one holder to the
+ * next), round robin by 1, 2 and 3 events (holders that overlap: a lock
+ * that lets two in), then merges of random slices (a fixed seed: the
+ * same tries every run), an RMW's two events always together.  Each pins
+ * rf and co (encoder.h: enc_schedule), the reads inside loops softly:
+ * pinned, a spin's read that comes before the write it waits for leaves
+ * no execution (spin loops are assumed to end), so the pins of the reads
+ * in an unsat core are dropped and the schedule asked again, and that
+ * read reads the write it waits for.  Whether an
+ * error shows then depends on the program, not on the model Z3 happens
+ * to find first (the mutex of bench/ that lets two holders in showed it
+ * in Z3's 2nd or 27th sequentially consistent execution depending on
+ * what the context had been asked before).
+ */
+#define SCHEDULES 16
+#define RELAX_ROUNDS 4
+
+/* Per event: 1 for a read inside a loop of its thread's code. */
+static void mark_loop_instrs(const struct ir_block *b, int in_loop,
+			     const struct ir_instr **set, int *n)
+{
+	for (int i = 0; i < b->count; i++) {
+		const struct ir_instr *in = &b->items[i];
+		if (in_loop)
+			set[(*n)++] = in;
+		mark_loop_instrs(&in->then_b, in_loop || in->op == IR_LOOP, set, n);
+		mark_loop_instrs(&in->else_b, in_loop, set, n);
+	}
+}
+
+static int count_instrs(const struct ir_block *b)
+{
+	int k = b->count;
+	for (int i = 0; i < b->count; i++)
+		k += count_instrs(&b->items[i].then_b) + count_instrs(&b->items[i].else_b);
+	return k;
+}
+
+static char *loop_reads(const struct encoding *enc)
+{
+	const struct ir_program *prog = enc->prog;
+	int total = 0;
+	for (int t = 0; t < prog->nthreads; t++)
+		total += count_instrs(&prog->threads[t].body);
+	const struct ir_instr **set = xmalloc(sizeof *set * ((size_t)total + 1));
+	int k = 0;
+	for (int t = 0; t < prog->nthreads; t++)
+		mark_loop_instrs(&prog->threads[t].body, 0, set, &k);
+	char *free_read = xcalloc((size_t)enc->n + 1, 1);
+	for (int e = 0; e < enc->n; e++) {
+		if (!(enc->ev[e].cls & EVC_BIT(EVC_R)) || !enc->ev[e].instr)
+			continue;
+		for (int i = 0; i < k && !free_read[e]; i++)
+			free_read[e] = set[i] == enc->ev[e].instr;
+	}
+	free(set);
+	return free_read;
+}
+
+/* Schedule number k into pos (encoder.h's positions; -1: a free read). */
+static void make_schedule(const struct encoding *enc, int k, const char *free_read,
+			  unsigned *seed, int *pos)
+{
+	int nt = enc->prog->nthreads, n = enc->n, next = 0;
+	int *cur = xmalloc(sizeof(int) * ((size_t)nt + 1));
+	for (int t = 0; t < nt; t++) {
+		cur[t] = n;
+		for (int e = n - 1; e >= 0; e--)
+			if (enc->ev[e].thread == t)
+				cur[t] = e; /* its first event (events by thread, in po) */
+	}
+	for (int e = 0; e < n; e++)
+		pos[e] = 0;
+	int left = 0;
+	for (int e = 0; e < n; e++)
+		left += enc->ev[e].thread >= 0;
+	int t = 0;
+	while (left > 0) {
+		int slice;
+		if (k == 0)
+			slice = n; /* in turn */
+		else if (k <= 3)
+			slice = k; /* round robin */
+		else {
+			*seed = *seed * 1103515245u + 12345u;
+			slice = 1 + (int)((*seed >> 16) % 6);
+			t = (int)((*seed >> 8) % (unsigned)nt);
+		}
+		for (int tries = 0; tries < nt && (cur[t] >= n || enc->ev[cur[t]].thread != t); tries++)
+			t = (t + 1) % nt;
+		for (int i = 0; i < slice && cur[t] < n && enc->ev[cur[t]].thread == t; i++) {
+			int e = cur[t]++;
+			pos[e] = free_read[e] ? -++next : ++next;
+			left--;
+			/* an RMW's read and write stay together */
+			int peer = enc->ev[e].rmw_peer;
+			if (peer == cur[t] && enc->ev[peer].thread == t) {
+				cur[t]++;
+				pos[peer] = ++next;
+				left--;
+			}
+		}
+		t = (t + 1) % nt;
+	}
+	free(cur);
+}
+
+/* Show the error of m, found by the circuit of sp. */
+static void show_model(const struct check_options *opt, const struct problem *p,
+		       struct sc_pass *sp, Z3_model m, FILE *out, FILE *err)
+{
+	/* the model's relations as the circuit has them */
+	circuit_fix_model(sp->c, m);
+	struct execution *x = execution_new(p->enc, m);
+	show_execution(opt, p, x, recheck_by_evaluation, sp, out, err);
+	execution_free(x);
+}
+
+/* Ask s under the assumptions a[0..n) (reordered), dropping those of
+ * each "no"'s core, a few times: the schedule's execution but for the
+ * soft reads that cannot read as placed. */
+static Z3_lbool ask_relaxed(Z3_context z, Z3_solver s, Z3_ast *a, int n, double stop)
+{
+	for (int round = 0; round < RELAX_ROUNDS; round++) {
+		Z3_lbool r = problem_ask_until(z, s, (unsigned)n, a, stop);
+		if (r != Z3_L_FALSE || n == 0)
+			return r;
+		Z3_ast_vector core = Z3_solver_get_unsat_core(z, s);
+		Z3_ast_vector_inc_ref(z, core);
+		unsigned nc = Z3_ast_vector_size(z, core);
+		int kept = 0;
+		for (int i = 0; i < n; i++) {
+			int in_core = 0;
+			for (unsigned j = 0; j < nc && !in_core; j++)
+				in_core = Z3_is_eq_ast(z, a[i], Z3_ast_vector_get(z, core, j));
+			if (!in_core)
+				a[kept++] = a[i];
+		}
+		Z3_ast_vector_dec_ref(z, core);
+		if (kept == n) /* the schedule itself has no execution */
+			return Z3_L_FALSE;
+		n = kept;
+	}
+	return problem_ask_until(z, s, (unsigned)n, a, stop);
+}
+
+/* An error in the execution of one of the schedules, shown: 1; else 0.
+ * At most SCHEDULES tries, none after SC_MIN_SECONDS. */
+static int by_schedules(const struct check_options *opt, const struct problem *p,
+			struct sc_pass *sp, Z3_solver s, FILE *out, FILE *err, double t0)
+{
+	Z3_context z = p->z;
+	struct encoding *enc = p->enc;
+	char *free_read = loop_reads(enc);
+	int *pos = xmalloc(sizeof(int) * ((size_t)enc->n + 1));
+	Z3_ast *soft = xcalloc((size_t)enc->n + 1, sizeof(Z3_ast));
+	Z3_ast *assume = xmalloc(sizeof(Z3_ast) * ((size_t)enc->n + 1));
+	unsigned seed = 1;
+	int found = 0, k = 0, runs = 0;
+	double stop = t0 + SC_MIN_SECONDS;
+	if (p->deadline && p->deadline < stop)
+		stop = p->deadline;
+	for (; k < SCHEDULES && !found && !clock_past(stop); k++) {
+		make_schedule(enc, k, free_read, &seed, pos);
+		Z3_solver_push(z, s);
+		Z3_solver_assert(z, s, enc_schedule(enc, pos, soft));
+		int na = 0;
+		for (int e = 0; e < enc->n; e++)
+			if (pos[e] < 0 && soft[e]) {
+				Z3_ast b = Z3_mk_fresh_const(z, "soft", Z3_mk_bool_sort(z));
+				Z3_solver_assert(z, s, Z3_mk_implies(z, b, soft[e]));
+				assume[na++] = b;
+				soft[e] = NULL;
+			}
+		if (ask_relaxed(z, s, assume, na, stop) == Z3_L_TRUE) {
+			runs++;
+			Z3_model m = Z3_solver_get_model(z, s);
+			Z3_model_inc_ref(z, m);
+			found = sc_try(p, sp, s, m) == 1;
+			if (found) {
+				if (opt->stats)
+					fprintf(err, "stats: first error: found in schedule %d "
+						"(%d with an execution), %.3fs\n", k + 1, runs,
+						clock_now() - t0);
+				show_model(opt, p, sp, m, out, err);
+			}
+			Z3_model_dec_ref(z, m);
+		}
+		Z3_solver_pop(z, s, 1);
+	}
+	if (!found && opt->stats)
+		fprintf(err, "stats: first error: none in %d schedules (%d with an "
+			"execution), %.3fs\n", k, runs, clock_now() - t0);
+	free(pos);
+	free(soft);
+	free(assume);
+	free(free_read);
+	return found;
+}
+
+int first_error_interleaved(const struct check_options *opt, const struct problem *p,
+			    Z3_ast errors, FILE *out, FILE *err)
 {
 	double t0 = clock_now();
 	struct sc_pass sp = {0};
@@ -225,6 +425,9 @@ static int sc_error(const struct check_options *opt, const struct problem *p,
 			circuit_nodes(sp.c), clock_now() - t0);
 	double deadline = p->deadline;
 	s = sc_solver(p);
+	found = by_schedules(opt, p, &sp, s, out, err, t0);
+	symmetry_break(p->enc, s);
+	t0 = clock_now(); /* the search's patience is its own */
 	while (!found && tries < SC_TRIES &&
 	       problem_ask_until(p->z, s, 0, NULL, deadline) == Z3_L_TRUE) {
 		if (tries++ == 0) {
@@ -243,11 +446,7 @@ static int sc_error(const struct check_options *opt, const struct problem *p,
 			if (opt->stats)
 				fprintf(err, "stats: first error: found in the sequentially "
 					"consistent execution %d, %.3fs\n", tries, clock_now() - t0);
-			/* the model's relations as the circuit has them */
-			circuit_fix_model(sp.c, m);
-			struct execution *x = execution_new(p->enc, m);
-			show_execution(opt, p, x, recheck_by_evaluation, &sp, out, err);
-			execution_free(x);
+			show_model(opt, p, &sp, m, out, err);
 		}
 		Z3_model_dec_ref(p->z, m);
 		if (r < 0)
@@ -270,8 +469,6 @@ enum first_error_result first_error(const struct check_options *opt,
 				    FILE *out, FILE *err, struct diag *d)
 {
 	Z3_context z = p->z;
-	if (sc_error(opt, p, errors, out, err))
-		return FIRST_ERROR_SHOWN;
 	double t0 = clock_now();
 	Z3_solver_push(z, s);
 	symmetry_break(p->enc, s);

@@ -29,10 +29,18 @@ enum first_error_result {
 	FIRST_ERROR_UNKNOWN, /* the solver gave up: d is filled */
 };
 
-/* Look for one error of p's program: an execution where errors holds
- * (the caller's formula of the errors above; check.c's).  s holds p's
- * PG_CONSISTENT groups (not herd7's cut) and is left as it was found.  No
- * query runs past p's deadline. */
+/* An error in one of the first sequentially consistent executions of
+ * p's program (an execution where errors, the caller's formula of the
+ * errors above, holds), shown: 1; none found: 0, nothing printed.  It
+ * asks a solver of its own, of the program alone; its first tries, a
+ * few, end when they have taken a few times the first one's time.  Ask
+ * it before first_error, which asks the model's solver. */
+int first_error_interleaved(const struct check_options *opt, const struct problem *p,
+			    Z3_ast errors, FILE *out, FILE *err);
+
+/* Look for one error of p's program: an execution where errors holds.
+ * s holds p's PG_CONSISTENT groups (not herd7's cut) and is left as it
+ * was found.  No query runs past p's deadline. */
 enum first_error_result first_error(const struct check_options *opt,
 				    const struct problem *p, Z3_solver s, Z3_ast errors,
 				    FILE *out, FILE *err, struct diag *d);
