@@ -30,4 +30,15 @@ static inline void deadline_arm(Z3_context z, Z3_solver s, double deadline)
 	Z3_params_dec_ref(z, p);
 }
 
+/* Take back what deadline_arm set: s asked without a deadline after it
+ * was asked with one would keep that one's last time-out. */
+static inline void deadline_disarm(Z3_context z, Z3_solver s)
+{
+	Z3_params p = Z3_mk_params(z);
+	Z3_params_inc_ref(z, p);
+	Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), 4294967295u);
+	Z3_solver_set_params(z, s, p);
+	Z3_params_dec_ref(z, p);
+}
+
 #endif
