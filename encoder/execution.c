@@ -43,11 +43,6 @@ void enc_fact(struct encoding *enc, Z3_ast f)
 	Z3_ast_vector_push(enc->z, enc->facts, f);
 }
 
-static int has(const struct event *e, enum ev_class c)
-{
-	return (e->cls & EVC_BIT(c)) != 0;
-}
-
 /* Whether two events may touch the same location, and the formula for it
  * (without guards).  NULL when they never do. */
 Z3_ast enc_same_addr(struct encoding *enc, int a, int b)
@@ -97,7 +92,7 @@ static void build_static(struct encoding *enc)
 	for (int c = 0; c < EVC_COUNT; c++) {
 		enc->cls[c] = set_new(rc);
 		for (int e = 0; e < n; e++)
-			if (has(&enc->ev[e], (enum ev_class)c))
+			if (ev_has(&enc->ev[e], (enum ev_class)c))
 				enc->cls[c][e] = enc->guard[e];
 	}
 	enc->po = rel_new(rc);
@@ -124,14 +119,14 @@ static void build_static(struct encoding *enc)
 			if (sa)
 				REL_AT(enc->loc, n, a, b) = rel_and2(rc, gg, sa);
 		}
-		if (x->rmw_peer >= 0 && has(x, EVC_R))
+		if (x->rmw_peer >= 0 && ev_has(x, EVC_R))
 			REL_AT(enc->rmw, n, a, x->rmw_peer) = x->guard;
 		for (int i = 0; i < x->naddr_dep; i++) {
 			int r = x->addr_dep[i];
 			Z3_ast c = x->addr_dep_cond && x->addr_dep_cond[i] ? x->addr_dep_cond[i] : rc->t;
 			REL_AT(enc->addr, n, r, a) = rel_and2(rc, rel_and2(rc, enc->guard[r], x->guard), c);
 		}
-		if (has(x, EVC_W))
+		if (ev_has(x, EVC_W))
 			for (int i = 0; i < x->ndata_dep; i++) {
 				int r = x->data_dep[i];
 				Z3_ast c = x->data_dep_cond && x->data_dep_cond[i] ? x->data_dep_cond[i] : rc->t;
@@ -185,7 +180,7 @@ static int co_by_po(const struct encoding *enc, int a, int b)
 	const struct event *x = &enc->ev[a], *y = &enc->ev[b];
 	return enc->coherent && a < b && x->thread == y->thread &&
 	       enc_fixed_access(x) && enc_fixed_access(y) && x->loc == y->loc &&
-	       has(x, EVC_W) && has(y, EVC_W) && !has(x, EVC_IW);
+	       ev_has(x, EVC_W) && ev_has(y, EVC_W) && !ev_has(x, EVC_IW);
 }
 
 /* Does event e execute whenever event by does? */
@@ -210,21 +205,21 @@ static int co_by_po_between(const struct encoding *enc, int a, int b)
 int enc_overwritten(const struct encoding *enc, int w, int r)
 {
 	const struct event *x = &enc->ev[w];
-	if (!enc->coherent || !has(x, EVC_W) || x->loc < 0)
+	if (!enc->coherent || !ev_has(x, EVC_W) || x->loc < 0)
 		return 0;
 	int end = r >= 0 ? r : w; /* the event whose thread and guard count */
 	const struct event *y = &enc->ev[end];
-	if (r >= 0 && (!enc_fixed_access(y) || !has(y, EVC_R) || y->loc != x->loc))
+	if (r >= 0 && (!enc_fixed_access(y) || !ev_has(y, EVC_R) || y->loc != x->loc))
 		return 0;
-	if (!has(x, EVC_IW) && (!enc_fixed_access(x) || x->thread != y->thread))
+	if (!ev_has(x, EVC_IW) && (!enc_fixed_access(x) || x->thread != y->thread))
 		return 0;
-	for (int w2 = has(x, EVC_IW) ? 0 : w + 1; w2 < enc->n; w2++) {
+	for (int w2 = ev_has(x, EVC_IW) ? 0 : w + 1; w2 < enc->n; w2++) {
 		const struct event *z = &enc->ev[w2];
 		if (z->thread != y->thread || (r >= 0 && w2 >= r))
 			continue;
-		if (w2 != w && has(z, EVC_W) && enc_fixed_access(z) &&
+		if (w2 != w && ev_has(z, EVC_W) && enc_fixed_access(z) &&
 		    z->loc == x->loc && runs_with(enc, w2, end) &&
-		    (has(x, EVC_IW) || w < w2))
+		    (ev_has(x, EVC_IW) || w < w2))
 			return 1;
 	}
 	return 0;
@@ -246,9 +241,9 @@ static void build_co_rf(struct encoding *enc)
 	Z3_ast zero = z3u_int(z, 0), one = z3u_int(z, 1);
 	for (int w = 0; w < n; w++) {
 		const struct event *x = &enc->ev[w];
-		if (!has(x, EVC_W))
+		if (!ev_has(x, EVC_W))
 			continue;
-		if (has(x, EVC_IW)) {
+		if (ev_has(x, EVC_IW)) {
 			enc->ts[w] = zero;
 		} else {
 			enc->ts[w] = rel_fresh_int(rc, "co");
@@ -267,7 +262,7 @@ static void build_co_rf(struct encoding *enc)
 			if (!sa)
 				continue;
 			Z3_ast both = and3(enc, enc->guard[a], enc->guard[b], sa);
-			if (has(&enc->ev[b], EVC_IW))
+			if (ev_has(&enc->ev[b], EVC_IW))
 				continue; /* nothing is co-before an initial write */
 			if (co_by_po(enc, b, a))
 				continue; /* program order decides (co_by_po) */
@@ -278,12 +273,12 @@ static void build_co_rf(struct encoding *enc)
 						lt(enc, enc->ts[a], enc->ts[b])));
 				continue;
 			}
-			if (has(&enc->ev[a], EVC_IW))
+			if (ev_has(&enc->ev[a], EVC_IW))
 				REL_AT(enc->co, n, a, b) = both;
 			else
 				REL_AT(enc->co, n, a, b) =
 					rel_and2(rc, both, lt(enc, enc->ts[a], enc->ts[b]));
-			if (a < b && !has(&enc->ev[a], EVC_IW))
+			if (a < b && !ev_has(&enc->ev[a], EVC_IW))
 				enc_fact(enc, Z3_mk_implies(z, both,
 					Z3_mk_not(z, Z3_mk_eq(z, enc->ts[a], enc->ts[b]))));
 		}
@@ -294,7 +289,7 @@ static void build_co_rf(struct encoding *enc)
 	Z3_ast *alts = xmalloc(sizeof(Z3_ast) * (size_t)n);
 	for (int r = 0; r < n && !(r % 16 == 15 && rel_gave_up(rc)); r++) {
 		const struct event *y = &enc->ev[r];
-		if (!has(y, EVC_R))
+		if (!ev_has(y, EVC_R))
 			continue;
 		enc->rts[r] = rel_fresh_int(rc, "rfts");
 		int k = 0;
@@ -322,7 +317,7 @@ static void build_co_rf(struct encoding *enc)
 					k ? Z3_mk_or(z, (unsigned)k, alts) : Z3_mk_false(z)));
 		/* fr: r is before every write co-after the one it reads. */
 		for (int w = 0; w < n; w++) {
-			if (!enc->ts[w] || has(&enc->ev[w], EVC_IW))
+			if (!enc->ts[w] || ev_has(&enc->ev[w], EVC_IW))
 				continue;
 			Z3_ast sa = enc_same_addr(enc, w, r);
 			if (!sa)
@@ -365,7 +360,7 @@ static void build_final(struct encoding *enc)
 			Z3_ast last = rel_and2(rc, enc->guard[w], enc_same_addr(enc, w, iw));
 			for (int o = 0; o < n; o++) {
 				if (o == w || !enc->ts[o] || overwritten[o] ||
-				    has(&enc->ev[o], EVC_IW))
+				    ev_has(&enc->ev[o], EVC_IW))
 					continue;
 				Z3_ast sa = enc_same_addr(enc, o, iw);
 				if (!sa)

@@ -6,6 +6,12 @@
 
 #include "encoder/encoder.h"
 
+/* Is event e of class c? */
+static inline int ev_has(const struct event *e, enum ev_class c)
+{
+	return (e->cls & EVC_BIT(c)) != 0;
+}
+
 /* Run one thread symbolically, appending its events to enc->ev (capacity in
  * *cap) and setting enc->final_reg[th->id].  Returns 0 and fills d when the
  * thread uses something the encoder does not support. */

@@ -21,11 +21,6 @@
  */
 #include "encoder/internal.h"
 
-static int has(const struct event *e, enum ev_class c)
-{
-	return (e->cls & EVC_BIT(c)) != 0;
-}
-
 static Z3_ast lt(struct encoding *enc, Z3_ast a, Z3_ast b)
 {
 	return Z3_mk_lt(enc->z, a, b);
@@ -34,10 +29,10 @@ static Z3_ast lt(struct encoding *enc, Z3_ast a, Z3_ast b)
 int locks_may_read_from(const struct encoding *enc, int w, int r)
 {
 	const struct event *x = &enc->ev[w], *y = &enc->ev[r];
-	if (has(y, EVC_LKR) || has(y, EVC_RU))
-		return has(x, EVC_IW) || has(x, EVC_UL);
-	if (has(y, EVC_LF) || has(y, EVC_RL))
-		return has(x, EVC_LKW);
+	if (ev_has(y, EVC_LKR) || ev_has(y, EVC_RU))
+		return ev_has(x, EVC_IW) || ev_has(x, EVC_UL);
+	if (ev_has(y, EVC_LF) || ev_has(y, EVC_RL))
+		return ev_has(x, EVC_LKW);
 	return 1;
 }
 
@@ -48,7 +43,7 @@ static void nothing_between(struct encoding *enc, Z3_ast cond, Z3_ast ta,
 {
 	Z3_context z = enc->z;
 	for (int w = 0; w < enc->n; w++) {
-		if (w == a || w == b || !enc->ts[w] || has(&enc->ev[w], EVC_IW))
+		if (w == a || w == b || !enc->ts[w] || ev_has(&enc->ev[w], EVC_IW))
 			continue;
 		Z3_ast sa = enc_same_addr(enc, w, loc_ev);
 		if (!sa)
@@ -67,16 +62,16 @@ void locks_build(struct encoding *enc)
 	enc->critical = rel_new(rc);
 	/* critical = ([LKW]; po-loc; [UL]) \ (po-loc; [LKW | UL]; po-loc) */
 	for (int k = 0; k < n; k++) {
-		if (!has(&enc->ev[k], EVC_LKW))
+		if (!ev_has(&enc->ev[k], EVC_LKW))
 			continue;
 		for (int u = k + 1; u < n; u++) {
-			if (!has(&enc->ev[u], EVC_UL) || enc->ev[u].thread != enc->ev[k].thread)
+			if (!ev_has(&enc->ev[u], EVC_UL) || enc->ev[u].thread != enc->ev[k].thread)
 				continue;
 			Z3_ast c = REL_AT(enc->loc, n, k, u);
 			if (!c)
 				continue;
 			for (int e = k + 1; e < u && c; e++) {
-				if (!has(&enc->ev[e], EVC_LKW) && !has(&enc->ev[e], EVC_UL))
+				if (!ev_has(&enc->ev[e], EVC_LKW) && !ev_has(&enc->ev[e], EVC_UL))
 					continue;
 				Z3_ast mid = rel_and2(rc, REL_AT(enc->loc, n, k, e),
 						      REL_AT(enc->loc, n, e, u));
@@ -90,13 +85,13 @@ void locks_build(struct encoding *enc)
 	}
 	for (int k = 0; k < n; k++) {
 		const struct event *x = &enc->ev[k];
-		if (has(x, EVC_LKR) && x->rmw_peer >= 0) {
+		if (ev_has(x, EVC_LKR) && x->rmw_peer >= 0) {
 			/* An LKR reads from the write co-just-before its LKW. */
 			int w = x->rmw_peer;
 			nothing_between(enc, x->guard, enc->rts[k], enc->ts[w], k, -1, w);
 			enc_fact(enc, Z3_mk_implies(z, x->guard, lt(enc, enc->rts[k], enc->ts[w])));
 		}
-		if (!has(x, EVC_LKW))
+		if (!ev_has(x, EVC_LKW))
 			continue;
 		Z3_ast matched = NULL;
 		for (int u = 0; u < n; u++) {
@@ -111,7 +106,7 @@ void locks_build(struct encoding *enc)
 		/* An unmatched LKW is co-after every other LKW of its lock. */
 		Z3_ast unmatched = rel_and2(rc, x->guard, rel_not(rc, matched));
 		for (int o = 0; o < n; o++) {
-			if (o == k || !has(&enc->ev[o], EVC_LKW))
+			if (o == k || !ev_has(&enc->ev[o], EVC_LKW))
 				continue;
 			Z3_ast l = REL_AT(enc->loc, n, o, k);
 			if (l)

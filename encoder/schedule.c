@@ -15,8 +15,9 @@
  * an assume, an axiom the schedule breaks) the answer is "no" and says
  * nothing of other schedules.  A read may be placed "softly": what pins
  * it is returned apart, for the caller to assume or not (a spin's read
- * placed before the write it waits for can then read that write).  It decides nothing: any model of it is an
- * execution of the test, and a "no" leaves the question to the search.
+ * placed before the write it waits for can then read that write).  It
+ * decides nothing: any model of it is an execution of the test, and a
+ * "no" leaves the question to the search.
  *
  * Timestamps are ordered location by location (the next write after the
  * last one placed before it): pinning them to the positions instead

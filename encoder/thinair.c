@@ -30,11 +30,6 @@
 #include "encoder/internal.h"
 #include "encoder/z3util.h"
 
-static int has(const struct event *e, enum ev_class c)
-{
-	return (e->cls & EVC_BIT(c)) != 0;
-}
-
 Z3_ast enc_write_defined(struct encoding *enc, int w)
 {
 	const struct event *x = &enc->ev[w];
@@ -73,17 +68,17 @@ static void flow_build(struct encoding *enc, struct flow *g)
 	g->local = xmalloc((size_t)cap);
 	for (int r = 0; r < n; r++) {
 		g->start[r] = k;
-		if (!has(&enc->ev[r], EVC_R))
+		if (!ev_has(&enc->ev[r], EVC_R))
 			continue;
 		for (int w = 0; w < n; w++) {
 			const struct event *x = &enc->ev[w];
 			int dep = 0;
 			for (int i = 0; i < x->ndata_dep && !dep; i++)
 				dep = x->data_dep[i] == r;
-			if (!dep || !has(x, EVC_W))
+			if (!dep || !ev_has(x, EVC_W))
 				continue;
 			for (int r2 = 0; r2 < n; r2++) {
-				if (!has(&enc->ev[r2], EVC_R) || !enc_same_addr(enc, w, r2))
+				if (!ev_has(&enc->ev[r2], EVC_R) || !enc_same_addr(enc, w, r2))
 					continue;
 				if (k == cap) {
 					cap *= 2;
@@ -145,7 +140,7 @@ void thin_air_prepare(struct encoding *enc)
 		return;
 	enc->defined = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)enc->n);
 	for (int e = 0; e < enc->n; e++)
-		enc->defined[e] = has(&enc->ev[e], EVC_R)
+		enc->defined[e] = ev_has(&enc->ev[e], EVC_R)
 			? rel_fresh_bool(&enc->rc, "defined") : enc->rc.t;
 }
 
@@ -170,7 +165,7 @@ static void build(struct encoding *enc)
 			vrank[e] = rel_fresh_int(rc, "vrank");
 	for (int w = 0; w < n; w++) {
 		const struct event *x = &enc->ev[w];
-		if (!has(x, EVC_W))
+		if (!ev_has(x, EVC_W))
 			continue;
 		for (int i = 0; i < x->ndata_dep; i++) {
 			int d = x->data_dep[i];
@@ -179,7 +174,7 @@ static void build(struct encoding *enc)
 		}
 	}
 	for (int r = 0; r < n; r++) {
-		if (!has(&enc->ev[r], EVC_R))
+		if (!ev_has(&enc->ev[r], EVC_R))
 			continue;
 		Z3_ast def = enc->defined[r];
 		/* A read that does not happen constrains nothing. */

@@ -219,59 +219,41 @@ static Z3_solver sc_solver(const struct problem *p)
  * pinned, a spin's read that comes before the write it waits for leaves
  * no execution (spin loops are assumed to end), so the pins of the reads
  * in an unsat core are dropped and the schedule asked again, and that
- * read reads the write it waits for.  Whether an
- * error shows then depends on the program, not on the model Z3 happens
- * to find first (the mutex of bench/ that lets two holders in showed it
+ * read reads the write it waits for.  Whether an error shows then
+ * depends on the program, not on the model Z3 happens to find first (the mutex of bench/ that lets two holders in showed it
  * in Z3's 2nd or 27th sequentially consistent execution depending on
  * what the context had been asked before).
  */
 #define SCHEDULES 16
 #define RELAX_ROUNDS 4
 
-/* Per event: 1 for a read inside a loop of its thread's code. */
-static void mark_loop_instrs(const struct ir_block *b, int in_loop,
-			     const struct ir_instr **set, int *n)
+/* Mark in soft the read events of the instructions of b (in a loop
+ * when in_loop) that stand inside a loop. */
+static void mark_loop_reads(const struct encoding *enc, const struct ir_block *b,
+			    int in_loop, char *soft)
 {
 	for (int i = 0; i < b->count; i++) {
 		const struct ir_instr *in = &b->items[i];
-		if (in_loop)
-			set[(*n)++] = in;
-		mark_loop_instrs(&in->then_b, in_loop || in->op == IR_LOOP, set, n);
-		mark_loop_instrs(&in->else_b, in_loop, set, n);
+		for (int e = 0; e < enc->n && in_loop; e++)
+			if (enc->ev[e].instr == in && (enc->ev[e].cls & EVC_BIT(EVC_R)))
+				soft[e] = 1;
+		mark_loop_reads(enc, &in->then_b, in_loop || in->op == IR_LOOP, soft);
+		mark_loop_reads(enc, &in->else_b, in_loop, soft);
 	}
 }
 
-static int count_instrs(const struct ir_block *b)
-{
-	int k = b->count;
-	for (int i = 0; i < b->count; i++)
-		k += count_instrs(&b->items[i].then_b) + count_instrs(&b->items[i].else_b);
-	return k;
-}
-
+/* Per event: 1 for a read inside a loop of its thread's code. */
 static char *loop_reads(const struct encoding *enc)
 {
-	const struct ir_program *prog = enc->prog;
-	int total = 0;
-	for (int t = 0; t < prog->nthreads; t++)
-		total += count_instrs(&prog->threads[t].body);
-	const struct ir_instr **set = xmalloc(sizeof *set * ((size_t)total + 1));
-	int k = 0;
-	for (int t = 0; t < prog->nthreads; t++)
-		mark_loop_instrs(&prog->threads[t].body, 0, set, &k);
-	char *free_read = xcalloc((size_t)enc->n + 1, 1);
-	for (int e = 0; e < enc->n; e++) {
-		if (!(enc->ev[e].cls & EVC_BIT(EVC_R)) || !enc->ev[e].instr)
-			continue;
-		for (int i = 0; i < k && !free_read[e]; i++)
-			free_read[e] = set[i] == enc->ev[e].instr;
-	}
-	free(set);
-	return free_read;
+	char *soft = xcalloc((size_t)enc->n + 1, 1);
+	for (int t = 0; t < enc->prog->nthreads; t++)
+		mark_loop_reads(enc, &enc->prog->threads[t].body, 0, soft);
+	return soft;
 }
 
-/* Schedule number k into pos (encoder.h's positions; -1: a free read). */
-static void make_schedule(const struct encoding *enc, int k, const char *free_read,
+/* Schedule number k into pos (enc_schedule's positions; a read of
+ * soft_read at minus its place: placed softly). */
+static void make_schedule(const struct encoding *enc, int k, const char *soft_read,
 			  unsigned *seed, int *pos)
 {
 	int nt = enc->prog->nthreads, n = enc->n, next = 0;
@@ -303,7 +285,7 @@ static void make_schedule(const struct encoding *enc, int k, const char *free_re
 			t = (t + 1) % nt;
 		for (int i = 0; i < slice && cur[t] < n && enc->ev[cur[t]].thread == t; i++) {
 			int e = cur[t]++;
-			pos[e] = free_read[e] ? -++next : ++next;
+			pos[e] = soft_read[e] ? -++next : ++next;
 			left--;
 			/* an RMW's read and write stay together */
 			int peer = enc->ev[e].rmw_peer;
@@ -367,7 +349,7 @@ static int by_schedules(const struct check_options *opt, const struct problem *p
 {
 	Z3_context z = p->z;
 	struct encoding *enc = p->enc;
-	char *free_read = loop_reads(enc);
+	char *soft_read = loop_reads(enc);
 	int *pos = xmalloc(sizeof(int) * ((size_t)enc->n + 1));
 	Z3_ast *soft = xcalloc((size_t)enc->n + 1, sizeof(Z3_ast));
 	Z3_ast *assume = xmalloc(sizeof(Z3_ast) * ((size_t)enc->n + 1));
@@ -375,7 +357,7 @@ static int by_schedules(const struct check_options *opt, const struct problem *p
 	int found = 0, k = 0, runs = 0;
 	double stop = p->deadline; /* the first: as long as it takes */
 	for (; k < SCHEDULES && !found && !clock_past(stop); k++) {
-		make_schedule(enc, k, free_read, &seed, pos);
+		make_schedule(enc, k, soft_read, &seed, pos);
 		Z3_solver_push(z, s);
 		Z3_solver_assert(z, s, enc_schedule(enc, pos, soft));
 		int na = 0;
@@ -414,7 +396,7 @@ static int by_schedules(const struct check_options *opt, const struct problem *p
 	free(pos);
 	free(soft);
 	free(assume);
-	free(free_read);
+	free(soft_read);
 	return found;
 }
 
