@@ -5,28 +5,39 @@
  * Three steps.  Threads are grouped by code alike up to the constants of
  * whole-value assignments ("me = 3"); each group's differing assignments
  * are its index, one value per thread, all values distinct.  The values
- * that can hold an index are then found as a fixpoint over every thread
- * (not only the group's: another thread may read them): registers
- * assigned or loaded from them, locations stored to from them.  Last,
- * every instruction and the final clauses are checked against the rules
- * of scalarset.h, collecting the constants indices meet; a thread whose
- * index is one of them, or whose registers are observed, stays where it
- * is, and the others of its group form one class.  Any rule broken
- * anywhere: no class is joined.
+ * that can hold index + o are then found, with their offset o, as a
+ * fixpoint over every thread (not only the group's: another thread may
+ * read them): registers assigned, loaded or exchanged from them,
+ * locations stored to or exchanged from them; subscripts by them name
+ * array slots (the slot of index i).  Last, every instruction and the
+ * final clauses are checked against the rules of scalarset.h, collecting
+ * the indices constants meet, the bounds indices are compared with and
+ * the slots each subscript has; a thread whose index is met, or whose
+ * registers are observed, stays where it is, and the others of its group
+ * form one class when they are on one side of every bound and every
+ * subscript has alike slots for them.  Any other rule broken anywhere: no
+ * class is joined.
  *
  * Why renaming then maps executions to executions: let sigma permute a
  * class and pi exchange the indices alike (a thread's index to that of
- * its image), fixing every other value, in particular the constants met.
- * Apply pi to every register and event value that can hold an index.
- * Copies commute with pi; pi(x) == pi(y) iff x == y; pi(x) == c iff
- * x == c for a constant c that pi fixes; values of other kinds are
- * untouched, and so are the events, po, dependencies, rf and co but for
- * the thread names.  So each renamed thread runs its code with its new
- * index, the same branches taken, the same assertions failing, the same
- * final values of everything the final clauses observe.
+ * its image), fixing every other value, in particular the indices met;
+ * let lambda exchange the slots of those indices in each array.  Apply
+ * pi to every register and event value that can hold an index (to i + o:
+ * pi(i) + o) and lambda to every event's location.  Copies and shifts
+ * commute with pi; pi(x) == pi(y) iff x == y (same offset); pi(x) == c
+ * iff x == c for a constant c - o that pi fixes; a bound holds of pi(x)
+ * iff of x, all renamed indices being on one side of it; the subscript by
+ * pi(x) is lambda of the subscript by x; values of other kinds are
+ * untouched, lambda keeps same-location and the initial values (slots
+ * alike), and the events, po, dependencies, rf and co are the same but
+ * for the thread names and locations.  So each renamed thread runs its
+ * code with its new index, the same branches taken, the same assertions
+ * failing, the same final values of everything the final clauses observe
+ * (they observe no slot that lambda moves: a slot they name is met).
  */
 #include "solver/scalarset.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +143,23 @@ static const struct ir_instr *nth_instr(const struct ir_block *b, int want, int 
 	return NULL;
 }
 
+/* "Holds no index": the offset of a value that is not index + offset. */
+#define NO_INDEX LONG_MIN
+/* Offsets are the small constants added to indices ("me + 1"). */
+#define MAX_OFFSET (1L << 20)
+
+/* An index compared with a constant: (index + o) op c. */
+struct bound {
+	int op; /* IR_LT, IR_LE, IR_GT or IR_GE */
+	long o, c;
+};
+
+/* An array subscripted by an index: the indices it has slots for. */
+struct subscript {
+	long *index;
+	int n;
+};
+
 /* What the analysis knows. */
 struct scan {
 	const struct ir_program *p;
@@ -139,11 +167,22 @@ struct scan {
 	long *index;       /* per thread in a group: its index */
 	int **at;          /* per group's first thread: where its index is set */
 	int *nat;          /* and how many places */
-	char **reg;        /* per thread, per register: can hold an index */
-	char *loc;         /* per location: can hold an index */
-	long *met;         /* the constants indices meet */
+	long **reg;        /* per thread, per register: o when it can hold
+			    * index + o, else NO_INDEX */
+	long *loc;         /* per location: the same */
+	long *slot;        /* per location: the index whose slot it is in an
+			    * array subscripted by indices, else NO_INDEX */
+	int *array;        /* per location: union-find parent, joining the
+			    * slots of one array */
+	long *met;         /* the indices constants meet (c - o) */
 	int nmet, capmet;
-	int computed;      /* some access has a computed address */
+	struct bound *bounds;       /* the comparisons of indices by < etc. */
+	int nbounds, capbounds;
+	struct subscript *subs;     /* the accesses through a subscript */
+	int nsubs, capsubs;
+	int *tg;           /* scratch: the locations an address can be */
+	int ntg, captg;
+	int computed;      /* some access has an address of unknown targets */
 	int broken;        /* a rule is broken */
 	int changed;       /* the fixpoint moved */
 };
@@ -177,58 +216,241 @@ static int met(const struct scan *sc, long c)
 	return 0;
 }
 
-/* Is e a register of thread t that can hold an index? */
-static int index_reg(const struct scan *sc, int t, const struct ir_expr *e)
+/* A location named outright: when it is an index's slot, that index is
+ * met (the thread of that index keeps its place, the slot with it). */
+static void meet_slot(struct scan *sc, int x)
 {
-	return e && e->kind == IR_E_REG && sc->reg[t][e->reg];
+	if (sc->slot[x] != NO_INDEX)
+		meet(sc, sc->slot[x]);
 }
 
-/* Can e be the value given to a place that holds indices: one of them,
- * or a constant (then met)? */
-static int index_value(struct scan *sc, int t, const struct ir_expr *e)
+static int small(long c)
 {
-	if (index_reg(sc, t, e))
+	return c > -MAX_OFFSET && c < MAX_OFFSET;
+}
+
+/* The offset o when e is index + o (a register that can hold one, plus
+ * or minus constants), else NO_INDEX. */
+static long ival(const struct scan *sc, int t, const struct ir_expr *e)
+{
+	if (!e)
+		return NO_INDEX;
+	if (e->kind == IR_E_REG)
+		return sc->reg[t][e->reg];
+	if (e->kind != IR_E_BINARY || (e->op != IR_ADD && e->op != IR_SUB))
+		return NO_INDEX;
+	long o;
+	if (e->b->kind == IR_E_CONST && small(e->b->num) &&
+	    (o = ival(sc, t, e->a)) != NO_INDEX && small(o))
+		return e->op == IR_ADD ? o + e->b->num : o - e->b->num;
+	if (e->op == IR_ADD && e->a->kind == IR_E_CONST && small(e->a->num) &&
+	    (o = ival(sc, t, e->b)) != NO_INDEX && small(o))
+		return o + e->a->num;
+	return NO_INDEX;
+}
+
+/* Can e be the value given to a place holding index + o: such a value, or
+ * a constant (then met)? */
+static int index_value(struct scan *sc, int t, const struct ir_expr *e, long o)
+{
+	if (o != NO_INDEX && ival(sc, t, e) == o)
 		return 1;
-	if (e && e->kind == IR_E_CONST) {
-		meet(sc, e->num);
+	if (o != NO_INDEX && e && e->kind == IR_E_CONST) {
+		meet(sc, e->num - o);
 		return 1;
 	}
 	return 0;
 }
 
-/* Does e use indices only as operands of == and != against an index or
- * a constant? */
+static void add_bound(struct scan *sc, int op, long o, long c)
+{
+	if (sc->nbounds == sc->capbounds) {
+		sc->capbounds = sc->capbounds ? 2 * sc->capbounds : 8;
+		sc->bounds = xrealloc(sc->bounds, sizeof *sc->bounds * (size_t)sc->capbounds);
+	}
+	sc->bounds[sc->nbounds++] = (struct bound){op, o, c};
+}
+
+static int uses_ok(struct scan *sc, int t, const struct ir_expr *e);
+
+/* e in a condition: an index there is compared with 0. */
+static int cond_ok(struct scan *sc, int t, const struct ir_expr *e)
+{
+	long o = ival(sc, t, e);
+	if (o != NO_INDEX) {
+		meet(sc, -o);
+		return 1;
+	}
+	return uses_ok(sc, t, e);
+}
+
+/* a op b where a or b holds an index: == and != against another with
+ * the same offset or a constant; <, <=, > and >= against a constant. */
+static int compare_ok(struct scan *sc, int t, int op, const struct ir_expr *a,
+		      const struct ir_expr *b)
+{
+	static const int flip[] = {[IR_LT] = IR_GT, [IR_LE] = IR_GE,
+				   [IR_GT] = IR_LT, [IR_GE] = IR_LE};
+	long oa = ival(sc, t, a), ob = ival(sc, t, b);
+	if (oa == NO_INDEX) { /* the index on the left */
+		const struct ir_expr *x = a;
+		a = b;
+		b = x;
+		oa = ob;
+		ob = NO_INDEX;
+		if (op != IR_EQ && op != IR_NE)
+			op = flip[op];
+	}
+	if (op == IR_EQ || op == IR_NE)
+		return ob != NO_INDEX ? oa == ob : index_value(sc, t, b, oa);
+	if (b->kind != IR_E_CONST)
+		return 0;
+	add_bound(sc, op, oa, b->num);
+	return 1;
+}
+
+/* Does e use indices only as compare_ok and cond_ok allow, never as a
+ * number?  Locations it names are met (meet_slot). */
 static int uses_ok(struct scan *sc, int t, const struct ir_expr *e)
 {
 	if (!e)
 		return 1;
-	if (index_reg(sc, t, e))
+	if (ival(sc, t, e) != NO_INDEX)
 		return 0;
-	if (e->kind == IR_E_BINARY && (e->op == IR_EQ || e->op == IR_NE)) {
-		if (index_reg(sc, t, e->a))
-			return index_value(sc, t, e->b);
-		if (index_reg(sc, t, e->b))
-			return index_value(sc, t, e->a);
+	switch (e->kind) {
+	case IR_E_LOC:
+		meet_slot(sc, e->loc);
+		return 1;
+	case IR_E_BINARY:
+		if (e->op >= IR_EQ && e->op <= IR_GE &&
+		    (ival(sc, t, e->a) != NO_INDEX || ival(sc, t, e->b) != NO_INDEX))
+			return compare_ok(sc, t, e->op, e->a, e->b);
+		if (e->op == IR_LAND || e->op == IR_LOR)
+			return cond_ok(sc, t, e->a) && cond_ok(sc, t, e->b);
+		break;
+	case IR_E_UNARY:
+		if (e->op == IR_LNOT)
+			return cond_ok(sc, t, e->a);
+		break;
+	case IR_E_COND:
+		return cond_ok(sc, t, e->a) && uses_ok(sc, t, e->b) && uses_ok(sc, t, e->c);
+	default:
+		break;
 	}
 	return uses_ok(sc, t, e->a) && uses_ok(sc, t, e->b) && uses_ok(sc, t, e->c);
 }
 
-/* An access's address: a location, or computed (noted). */
-static int address(struct scan *sc, int t, const struct ir_expr *a)
+/* The front end's array subscript, "(X == k0) ? &a[k0] : (X == k1) ?
+ * &a[k1] : ... : &a" with the same X throughout: returns how many slots
+ * (0 when a is not one), *sel: X. */
+static int subscript_shape(const struct ir_expr *a, const struct ir_expr **sel)
 {
-	if (a && a->kind == IR_E_LOC)
-		return a->loc;
-	sc->computed = 1;
-	if (!uses_ok(sc, t, a))
-		sc->broken = 1;
-	return -1;
+	int n = 0;
+	for (*sel = NULL; a && a->kind == IR_E_COND; a = a->c, n++) {
+		const struct ir_expr *q = a->a;
+		if (!q || q->kind != IR_E_BINARY || q->op != IR_EQ || !q->b ||
+		    q->b->kind != IR_E_CONST || !a->b || a->b->kind != IR_E_LOC ||
+		    (*sel && !alike_expr(*sel, q->a)))
+			return 0;
+		*sel = q->a;
+	}
+	return a && a->kind == IR_E_LOC ? n : 0;
 }
 
-static void mark(struct scan *sc, char *flag)
+/* The offset of a's selector when a is a subscript by an index, else
+ * NO_INDEX. */
+static long subscript_offset(const struct scan *sc, int t, const struct ir_expr *a)
 {
-	if (!*flag)
-		sc->changed = 1;
-	*flag = 1;
+	const struct ir_expr *sel;
+	return subscript_shape(a, &sel) ? ival(sc, t, sel) : NO_INDEX;
+}
+
+static void push_target(struct scan *sc, int x)
+{
+	if (sc->ntg == sc->captg) {
+		sc->captg = sc->captg ? 2 * sc->captg : 16;
+		sc->tg = xrealloc(sc->tg, sizeof(int) * (size_t)sc->captg);
+	}
+	sc->tg[sc->ntg++] = x;
+}
+
+/* The locations address a can be into sc->tg: a location, or the
+ * locations of a tree of conditionals over them.  Returns 0 when a is
+ * computed otherwise (its targets unknown). */
+static int collect(struct scan *sc, const struct ir_expr *a)
+{
+	if (a && a->kind == IR_E_LOC) {
+		push_target(sc, a->loc);
+		return 1;
+	}
+	return a && a->kind == IR_E_COND && collect(sc, a->b) && collect(sc, a->c);
+}
+
+static int targets(struct scan *sc, const struct ir_expr *a)
+{
+	sc->ntg = 0;
+	return collect(sc, a);
+}
+
+/* The offset the targets share (NO_INDEX when they hold no index); a
+ * mix, or unknown targets: broken, NO_INDEX. */
+static long target_offset(struct scan *sc, const struct ir_expr *a)
+{
+	if (!targets(sc, a))
+		return NO_INDEX;
+	long o = sc->loc[sc->tg[0]];
+	for (int i = 1; i < sc->ntg; i++)
+		if (sc->loc[sc->tg[i]] != o)
+			sc->broken = 1;
+	return o;
+}
+
+static void mark(struct scan *sc, long *off, long o)
+{
+	if (o == NO_INDEX || *off == o)
+		return;
+	if (*off != NO_INDEX)
+		sc->broken = 1; /* two offsets: pi would not commute */
+	*off = o;
+	sc->changed = 1;
+}
+
+/* Mark every target of address a as holding index + o. */
+static void mark_targets(struct scan *sc, const struct ir_expr *a, long o)
+{
+	if (o != NO_INDEX && targets(sc, a))
+		for (int i = 0; i < sc->ntg; i++)
+			mark(sc, &sc->loc[sc->tg[i]], o);
+}
+
+/* Mark register dst as holding what the targets of a hold. */
+static void mark_loaded(struct scan *sc, int t, int dst, const struct ir_expr *a)
+{
+	if (dst < 0 || !targets(sc, a))
+		return;
+	for (int i = 0; i < sc->ntg; i++)
+		mark(sc, &sc->reg[t][dst], sc->loc[sc->tg[i]]);
+}
+
+static int array_root(struct scan *sc, int x)
+{
+	while (sc->array[x] != x)
+		x = sc->array[x] = sc->array[sc->array[x]];
+	return x;
+}
+
+/* Name the slots of a subscript by an index (selector offset o). */
+static void name_slots(struct scan *sc, const struct ir_expr *a, long o)
+{
+	int first = a->b->loc;
+	for (; a->kind == IR_E_COND; a = a->c) {
+		int x = a->b->loc;
+		long i = a->a->b->num - o;
+		if (!small(a->a->b->num) || (sc->slot[x] != NO_INDEX && sc->slot[x] != i))
+			sc->broken = 1;
+		sc->slot[x] = i;
+		sc->array[array_root(sc, x)] = array_root(sc, first);
+	}
 }
 
 /* One step of the fixpoint over block b of thread t (k: preorder). */
@@ -237,56 +459,117 @@ static void spread(struct scan *sc, int t, const struct ir_block *b, int *k)
 	for (int i = 0; i < b->count; i++) {
 		const struct ir_instr *in = &b->items[i];
 		int here = (*k)++;
-		if (in->op == IR_ASSIGN && (sets_index(sc, t, here) || index_reg(sc, t, in->a)))
-			mark(sc, &sc->reg[t][in->dst]);
-		else if (in->op == IR_LOAD && in->a->kind == IR_E_LOC && sc->loc[in->a->loc])
-			mark(sc, &sc->reg[t][in->dst]);
-		else if (in->op == IR_STORE && in->a->kind == IR_E_LOC && index_reg(sc, t, in->b))
-			mark(sc, &sc->loc[in->a->loc]);
+		long o = subscript_offset(sc, t, in->a);
+		if (o != NO_INDEX && in->op != IR_ASSIGN && in->op != IR_IF &&
+		    in->op != IR_ASSERT)
+			name_slots(sc, in->a, o);
+		switch (in->op) {
+		case IR_ASSIGN:
+			mark(sc, &sc->reg[t][in->dst],
+			     sets_index(sc, t, here) ? 0 : ival(sc, t, in->a));
+			break;
+		case IR_LOAD:
+			mark_loaded(sc, t, in->dst, in->a);
+			break;
+		case IR_STORE:
+			mark_targets(sc, in->a, ival(sc, t, in->b));
+			break;
+		case IR_RMW:
+			if (in->rmw == IR_RMW_XCHG) {
+				mark_targets(sc, in->a, ival(sc, t, in->b));
+				mark_loaded(sc, t, in->dst, in->a);
+			} else if (in->rmw == IR_RMW_CMPXCHG) {
+				mark_targets(sc, in->a, ival(sc, t, in->b));
+				mark_targets(sc, in->a, ival(sc, t, in->c));
+				mark_loaded(sc, t, in->dst, in->a);
+			}
+			break;
+		default:
+			break;
+		}
 		spread(sc, t, &in->then_b, k);
 		spread(sc, t, &in->else_b, k);
 	}
 }
 
+/* Record the slots of a subscript by an index (its targets, but for
+ * the last, which is the array itself: the out-of-range fallback). */
+static void add_subscript(struct scan *sc, const struct ir_expr *a)
+{
+	if (sc->nsubs == sc->capsubs) {
+		sc->capsubs = sc->capsubs ? 2 * sc->capsubs : 8;
+		sc->subs = xrealloc(sc->subs, sizeof *sc->subs * (size_t)sc->capsubs);
+	}
+	struct subscript *s = &sc->subs[sc->nsubs++];
+	const struct ir_expr *sel;
+	s->n = 0;
+	s->index = xmalloc(sizeof(long) * ((size_t)subscript_shape(a, &sel) + 1));
+	for (; a->kind == IR_E_COND; a = a->c)
+		s->index[s->n++] = sc->slot[a->b->loc];
+}
+
+/* An access's address: a location (met if a slot), a subscript by an
+ * index (recorded), or else checked as an expression (unknown targets
+ * noted). */
+static int address(struct scan *sc, int t, const struct ir_expr *a)
+{
+	if (subscript_offset(sc, t, a) != NO_INDEX) {
+		add_subscript(sc, a);
+		return 1;
+	}
+	if (!targets(sc, a))
+		sc->computed = 1;
+	return uses_ok(sc, t, a);
+}
+
 /* Check block b of thread t against the rules (scalarset.h). */
 static void check_block(struct scan *sc, int t, const struct ir_block *b, int *k)
 {
-	const char *reg = sc->reg[t];
+	const long *reg = sc->reg[t];
 	for (int i = 0; i < b->count && !sc->broken; i++) {
 		const struct ir_instr *in = &b->items[i];
-		int here = (*k)++, x, ok = 1;
-		int to_index = in->dst >= 0 && reg[in->dst];
+		int here = (*k)++, ok = 1;
+		long to = in->dst >= 0 ? reg[in->dst] : NO_INDEX, at;
 		switch (in->op) {
 		case IR_ASSIGN:
 			ok = sets_index(sc, t, here) ||
-			     (to_index ? index_value(sc, t, in->a) : uses_ok(sc, t, in->a));
+			     (to != NO_INDEX ? index_value(sc, t, in->a, to) : uses_ok(sc, t, in->a));
 			break;
 		case IR_LOAD:
-			x = address(sc, t, in->a);
-			ok = x >= 0 ? to_index == sc->loc[x] : !to_index;
+			ok = address(sc, t, in->a) &&
+			     (targets(sc, in->a) ? target_offset(sc, in->a) == to : to == NO_INDEX);
 			break;
 		case IR_STORE:
-			x = address(sc, t, in->a);
-			ok = x >= 0 && sc->loc[x] ? index_value(sc, t, in->b) : uses_ok(sc, t, in->b);
+			ok = address(sc, t, in->a);
+			at = target_offset(sc, in->a);
+			ok = ok && (at != NO_INDEX ? index_value(sc, t, in->b, at) : uses_ok(sc, t, in->b));
 			break;
 		case IR_RMW:
-			x = address(sc, t, in->a);
-			ok = !(x >= 0 && sc->loc[x]) && !to_index &&
-			     uses_ok(sc, t, in->b) && uses_ok(sc, t, in->c);
+			ok = address(sc, t, in->a);
+			at = target_offset(sc, in->a);
+			if (at == NO_INDEX)
+				ok = ok && to == NO_INDEX && uses_ok(sc, t, in->b) && uses_ok(sc, t, in->c);
+			else if (in->rmw == IR_RMW_XCHG)
+				ok = ok && to == at && index_value(sc, t, in->b, at);
+			else if (in->rmw == IR_RMW_CMPXCHG)
+				ok = ok && to == at && index_value(sc, t, in->b, at) &&
+				     index_value(sc, t, in->c, at);
+			else /* arithmetic on it */
+				ok = 0;
 			break;
 		case IR_IF:
 		case IR_ASSERT:
-			ok = !to_index && uses_ok(sc, t, in->a);
+			ok = to == NO_INDEX && cond_ok(sc, t, in->a);
 			break;
 		case IR_FENCE:
 		case IR_LOOP:
 		case IR_BREAK:
 		case IR_CONTINUE:
-			ok = !to_index;
+			ok = to == NO_INDEX;
 			break;
 		default: /* locks and SRCU: an address, maybe a value */
-			address(sc, t, in->a);
-			ok = !to_index && uses_ok(sc, t, in->b) && uses_ok(sc, t, in->c);
+			ok = address(sc, t, in->a) && to == NO_INDEX &&
+			     uses_ok(sc, t, in->b) && uses_ok(sc, t, in->c);
 			break;
 		}
 		if (!ok)
@@ -296,45 +579,49 @@ static void check_block(struct scan *sc, int t, const struct ir_block *b, int *k
 	}
 }
 
-/* Does e (a final assert's C condition) read a location holding indices? */
-static int expr_observes(const struct scan *sc, const struct ir_expr *e)
+/* Does e (a final assert's C condition) read a location holding indices?
+ * The slots it reads are met. */
+static int expr_observes(struct scan *sc, const struct ir_expr *e)
 {
 	if (!e)
 		return 0;
-	if (e->kind == IR_E_LOC && sc->loc[e->loc])
-		return 1;
-	return expr_observes(sc, e->a) || expr_observes(sc, e->b) || expr_observes(sc, e->c);
+	if (e->kind == IR_E_LOC) {
+		meet_slot(sc, e->loc);
+		if (sc->loc[e->loc] != NO_INDEX)
+			return 1;
+	}
+	return expr_observes(sc, e->a) | expr_observes(sc, e->b) | expr_observes(sc, e->c);
 }
 
-static int observes(const struct scan *sc, struct ir_observable o)
+static int observes(struct scan *sc, struct ir_observable o)
 {
-	return o.thread < 0 ? sc->loc[o.index] : sc->reg[o.thread][o.index];
+	if (o.thread >= 0)
+		return sc->reg[o.thread][o.index] != NO_INDEX;
+	meet_slot(sc, o.index);
+	return sc->loc[o.index] != NO_INDEX;
 }
 
-static int cond_observes(const struct scan *sc, const struct ir_cond *c)
+static int cond_observes(struct scan *sc, const struct ir_cond *c)
 {
 	if (!c)
 		return 0;
-	if (c->kind == IR_C_ATOM &&
-	    (observes(sc, c->lhs) || (c->rhs_is_obs && observes(sc, c->rhs_obs))))
-		return 1;
-	return expr_observes(sc, c->expr) || cond_observes(sc, c->a) ||
+	int seen = 0;
+	if (c->kind == IR_C_ATOM)
+		seen = observes(sc, c->lhs) | (c->rhs_is_obs && observes(sc, c->rhs_obs));
+	return seen | expr_observes(sc, c->expr) | cond_observes(sc, c->a) |
 	       cond_observes(sc, c->b);
 }
 
 /* Are the final clauses blind to indices? */
-static int clauses_blind(const struct scan *sc)
+static int clauses_blind(struct scan *sc)
 {
 	const struct ir_program *p = sc->p;
-	if (cond_observes(sc, p->cond) || cond_observes(sc, p->filter))
-		return 0;
+	int seen = cond_observes(sc, p->cond) | cond_observes(sc, p->filter);
 	for (int i = 0; i < p->nasserts; i++)
-		if (cond_observes(sc, p->asserts[i].cond))
-			return 0;
+		seen |= cond_observes(sc, p->asserts[i].cond);
 	for (int i = 0; i < p->nobserved; i++)
-		if (observes(sc, p->observed[i]))
-			return 0;
-	return 1;
+		seen |= observes(sc, p->observed[i]);
+	return !seen;
 }
 
 /* The constants of the initial values of what holds indices; 0 when one
@@ -343,22 +630,75 @@ static int initial_values(struct scan *sc)
 {
 	const struct ir_program *p = sc->p;
 	for (int x = 0; x < p->nlocs; x++) {
-		if (!sc->loc[x])
+		if (sc->loc[x] == NO_INDEX)
 			continue;
 		if (p->locs[x].init.kind != IR_VAL_INT ||
 		    (p->locs[x].kind != IR_LOC_INT && p->locs[x].kind != IR_LOC_ATOMIC))
 			return 0;
-		meet(sc, p->locs[x].init.num);
+		meet(sc, p->locs[x].init.num - sc->loc[x]);
 	}
 	for (int t = 0; t < p->nthreads; t++)
 		for (int r = 0; r < p->threads[t].nregs; r++) {
 			const struct ir_reg *g = &p->threads[t].regs[r];
-			if (!sc->reg[t][r])
+			if (sc->reg[t][r] == NO_INDEX)
 				continue;
 			if (g->has_init && g->init.kind != IR_VAL_INT)
 				return 0;
-			meet(sc, g->has_init ? g->init.num : 0);
+			meet(sc, (g->has_init ? g->init.num : 0) - sc->reg[t][r]);
 		}
+	return 1;
+}
+
+/* Is every index of joined[0..n) on one side of each bound? */
+static int bounds_agree(const struct scan *sc, const long *joined, int n)
+{
+	for (int b = 0; b < sc->nbounds; b++) {
+		const struct bound *d = &sc->bounds[b];
+		int side = -1;
+		for (int j = 0; j < n; j++) {
+			long v = joined[j] + d->o;
+			int s = d->op == IR_LT ? v < d->c : d->op == IR_LE ? v <= d->c :
+				d->op == IR_GT ? v > d->c : v >= d->c;
+			if (side >= 0 && s != side)
+				return 0;
+			side = s;
+		}
+	}
+	return 1;
+}
+
+static int in(const long *v, int n, long x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+/* Does every subscript have a slot for each index of joined[0..n), and
+ * are the slots of those indices in one array alike (type, initial
+ * value, what they hold), so that exchanging indices exchanges slots? */
+static int slots_alike(struct scan *sc, const long *joined, int n)
+{
+	const struct ir_program *p = sc->p;
+	for (int s = 0; s < sc->nsubs; s++)
+		for (int j = 0; j < n; j++)
+			if (!in(sc->subs[s].index, sc->subs[s].n, joined[j]))
+				return 0;
+	for (int x = 0; x < p->nlocs; x++) {
+		if (!in(joined, n, sc->slot[x]))
+			continue;
+		for (int y = x + 1; y < p->nlocs; y++) {
+			if (!in(joined, n, sc->slot[y]) || array_root(sc, x) != array_root(sc, y))
+				continue;
+			const struct ir_location *a = &p->locs[x], *b = &p->locs[y];
+			if (sc->slot[x] == sc->slot[y] || a->kind != b->kind ||
+			    strcmp(a->ctype, b->ctype) != 0 || a->init.kind != b->init.kind ||
+			    a->init.num != b->init.num || a->init.loc != b->init.loc ||
+			    sc->loc[x] != sc->loc[y])
+				return 0;
+		}
+	}
 	return 1;
 }
 
@@ -422,11 +762,20 @@ int scalarset_join(const struct ir_program *p, const char *pinned, int *rep)
 	sc.index = xcalloc((size_t)n + 1, sizeof(long));
 	sc.at = xcalloc((size_t)n + 1, sizeof(int *));
 	sc.nat = xcalloc((size_t)n + 1, sizeof(int));
-	sc.reg = xcalloc((size_t)n + 1, sizeof(char *));
-	sc.loc = xcalloc((size_t)p->nlocs + 1, 1);
+	sc.reg = xcalloc((size_t)n + 1, sizeof(long *));
+	sc.loc = xmalloc(sizeof(long) * ((size_t)p->nlocs + 1));
+	sc.slot = xmalloc(sizeof(long) * ((size_t)p->nlocs + 1));
+	sc.array = xmalloc(sizeof(int) * ((size_t)p->nlocs + 1));
+	long *members = xmalloc(sizeof(long) * ((size_t)n + 1));
+	for (int x = 0; x < p->nlocs; x++) {
+		sc.loc[x] = sc.slot[x] = NO_INDEX;
+		sc.array[x] = x;
+	}
 	for (int t = 0; t < n; t++) {
 		sc.group[t] = -1;
-		sc.reg[t] = xcalloc((size_t)p->threads[t].nregs + 1, 1);
+		sc.reg[t] = xmalloc(sizeof(long) * ((size_t)p->threads[t].nregs + 1));
+		for (int r = 0; r < p->threads[t].nregs; r++)
+			sc.reg[t][r] = NO_INDEX;
 	}
 	if (find_groups(&sc) <= 0)
 		goto done;
@@ -436,14 +785,14 @@ int scalarset_join(const struct ir_program *p, const char *pinned, int *rep)
 			int k = 0;
 			spread(&sc, t, &p->threads[t].body, &k);
 		}
-	} while (sc.changed);
+	} while (sc.changed && !sc.broken);
 	for (int t = 0; t < n && !sc.broken; t++) {
 		int k = 0;
 		check_block(&sc, t, &p->threads[t].body, &k);
 	}
 	int any_loc = 0;
 	for (int x = 0; x < p->nlocs; x++)
-		any_loc |= sc.loc[x];
+		any_loc |= sc.loc[x] != NO_INDEX;
 	if (sc.broken || (sc.computed && any_loc) || !initial_values(&sc) || !clauses_blind(&sc))
 		goto done;
 	/* threads that keep their place: their index stays where it is */
@@ -453,24 +802,42 @@ int scalarset_join(const struct ir_program *p, const char *pinned, int *rep)
 	for (int g = 0; g < n; g++) {
 		if (sc.group[g] != g)
 			continue;
-		int low = -1, k = 0;
+		int k = 0;
 		for (int t = g; t < n; t++)
-			if (sc.group[t] == g && !pinned[t] && !met(&sc, sc.index[t]) && k++ == 0)
-				low = t;
-		for (int t = low + 1; k > 1 && t < n; t++)
 			if (sc.group[t] == g && !pinned[t] && !met(&sc, sc.index[t]))
+				members[k++] = t;
+		for (int j = 0; j < k; j++)
+			members[j] = sc.index[members[j]];
+		if (k < 2 || !bounds_agree(&sc, members, k) || !slots_alike(&sc, members, k))
+			continue;
+		int low = -1;
+		for (int t = g; t < n; t++) {
+			if (sc.group[t] != g || pinned[t] || met(&sc, sc.index[t]))
+				continue;
+			if (low < 0)
+				low = t;
+			else
 				rep[t] = low;
-		joined += k > 1 ? k : 0;
+		}
+		joined += k;
 	}
 done:
 	for (int t = 0; t < n; t++) {
 		free(sc.reg[t]);
 		free(sc.at[t]);
 	}
+	for (int s = 0; s < sc.nsubs; s++)
+		free(sc.subs[s].index);
+	free(sc.subs);
+	free(sc.bounds);
+	free(sc.tg);
+	free(members);
 	free(sc.reg);
 	free(sc.at);
 	free(sc.nat);
 	free(sc.loc);
+	free(sc.slot);
+	free(sc.array);
 	free(sc.index);
 	free(sc.group);
 	free(sc.met);

@@ -7,25 +7,37 @@
  * own index; the front end lowers each thread's "me = (intptr_t)arg" to
  * an assignment of its own constant, so no two such threads have the
  * same code and symmetry.c's renaming does not apply to them.  It does
- * when the index is only data: renaming two of those threads, and
- * exchanging their two index values everywhere in the execution, gives
- * an execution of the same program, with the same failures in the renamed
- * threads, whenever every value that can hold an index (the registers and
- * locations the analysis below finds) is only
- *  - copied (assigned, stored, loaded),
- *  - compared with == or != to another such value, or to a constant that
- *    is no renamed thread's index,
+ * when the index is only data: renaming two of those threads, exchanging
+ * their two index values everywhere in the execution, and exchanging
+ * their slots in the arrays subscripted by indices, gives an execution of
+ * the same program, with the same failures in the renamed threads,
+ * whenever every value that can hold index + o (the registers and
+ * locations the analysis below finds, each with its one offset o) is
+ * only
+ *  - copied (assigned, stored, loaded, exchanged by xchg or cmpxchg),
+ *  - shifted by a constant ("me + 1", "prev - 1": another offset),
+ *  - compared with == or != to another such value of the same offset,
+ *    or to a constant that is no renamed thread's index once shifted,
+ *    or tested for zero (compared with 0),
+ *  - compared with <, <=, > or >= to a constant that every renamed
+ *    index is on the same side of (the front end's range check of a
+ *    subscript),
+ *  - used as the subscript of an array (the front end's chain of
+ *    "(X == k) ? &a[k] : ..."), whose slots for the renamed indices are
+ *    alike (type, initial value, what they hold) and reached only
+ *    through such subscripts,
  *  - and set to such constants (initial values, stores, assignments);
- * never used in arithmetic, as an address, by an RMW, in another
- * comparison, or observed by the final condition, the filter or the
- * locations clause.  A thread whose index is one of those constants (the
- * initial 0 of the variable where the lock holder writes its index: the
- * thread given 0) keeps its place; so do threads with observed registers.
+ * never used in other arithmetic, as a pointer, by an RMW that adds, in
+ * another comparison, or observed by the final condition, the filter or
+ * the locations clause.  A thread whose index is one of those constants
+ * (the initial 0 of the variable where the lock holder writes its index:
+ * the thread given 0), or the index of a slot named outright
+ * ("locked[2]"), keeps its place; so do threads with observed registers.
  *
  * It finds nothing when the threads differ otherwise (in their code, in a
  * constant that is not an assignment's whole value, or in two arguments
- * that do not carry the same value), or when some access has a computed
- * address (an index used to pick an array slot, as the MCS lock's nodes).
+ * that do not carry the same value), or when some access whose targets
+ * are unknown (a pointer) coexists with a location holding indices.
  */
 #ifndef LKMMC_SCALARSET_H
 #define LKMMC_SCALARSET_H

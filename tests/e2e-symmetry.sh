@@ -12,7 +12,8 @@
 # same, thread by thread, as for a twin program that also computes
 # "me * 3", which no class admits (the cross-check of the renaming's
 # soundness; idx-initial.c fails it if P0, whose index is the initial
-# value, joins the others).  It checks no speed.
+# value, joins the others, idx-slot.c if P2, whose array slot is named
+# outright, does; the MCS lock's renaming exchanges array slots too).  It checks no speed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 . tests/lib.sh
@@ -55,7 +56,7 @@ answer() {
 		sed -E 's/^[^ ]*:[0-9]+:[0-9]+: //; s/(at|line) [^ ]*[0-9]+/\1 L/g; s/[^ ]*\.c//g' |
 		sed -E 's/data race on .*/data race/' | sort
 }
-bash bench/gen-families.sh --families ticket-idx,ticket-idx-noacq,ttas-idx,ttas-idx-norel,mutex-idx-flag \
+bash bench/gen-families.sh --families ticket-idx,ticket-idx-noacq,ttas-idx,ttas-idx-norel,mutex-idx-flag,mcs-idx-norel \
 	--n 4 --form c --out "$tmp/idx" >/dev/null 2>&1
 for f in "$tmp"/idx/*.c tests/symmetry/*.c; do
 	name=$(basename "$f" .c)
