@@ -237,6 +237,17 @@ static int holds(Z3_context z, Z3_model m, Z3_ast a)
 	return Z3_model_eval(z, m, a, 1, &v) && Z3_get_bool_value(z, v) == Z3_L_TRUE;
 }
 
+/* Does a, a term without Horn variables, hold in m?  Evaluated once: an
+ * edge of a closure's clauses is an argument of one clause per row. */
+static int fixed_holds(struct horn_index *hi, Z3_model m, Z3_ast a)
+{
+	unsigned id = Z3_get_ast_id(hi->z, a);
+	horn_index_grow(hi, id);
+	if (!hi->value[id])
+		hi->value[id] = holds(hi->z, m, a) ? 2 : 1;
+	return hi->value[id] == 2;
+}
+
 /* Does a hold in m, where val[] are the Horn variables' current values?
  * A term without Horn variables keeps its value through the worklist and
  * is evaluated once (closure clauses r(i,j) <= r(i,k) /\ a(k,j) share the
@@ -255,11 +266,8 @@ static int lhs_holds(struct horn_index *hi, Z3_model m, const unsigned char *val
 	horn_index_grow(hi, id);
 	if (hi->var[id])
 		return val[hi->var[id] - 1];
-	if (!horn_below(hi, a)) {
-		if (!hi->value[id])
-			hi->value[id] = holds(z, m, a) ? 2 : 1;
-		return hi->value[id] == 2;
-	}
+	if (!horn_below(hi, a))
+		return fixed_holds(hi, m, a);
 	if (hi->evaluated[id] == hi->stamp)
 		return hi->value[id] == 2;
 	int r;
@@ -370,7 +378,7 @@ static int hp_node(struct horn_prop *hp, Z3_ast a)
 	for (unsigned i = 0; i < nargs; i++) {
 		Z3_ast c = Z3_get_app_arg(z, app, i);
 		if (!horn_below(hi, c)) {
-			int t = holds(z, hp->m, c);
+			int t = fixed_holds(hi, hp->m, c);
 			if (and && !t)
 				hp->need[k] = -1;
 			else if (!and && t)

@@ -656,7 +656,9 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	FILE *prog_out = capture_begin(&k);
 	int clean = prog->is_program && c->opt.first_error
 		? program_first_error(&c->opt, &p, &s, prog_out, c->err, d) : 0;
-	if (!s)
+	/* the first error shown: nothing more is asked (the 8-thread queued
+	 * rwlock's solver took 1.7 s of its 5.4 s to make) */
+	if (!s && clean != -1)
 		s = consistent_solver(&p);
 	if (prog->is_program && !c->opt.first_error)
 		clean = program_clean(&p, s);
@@ -698,7 +700,8 @@ static int run_in(struct checker *c, Z3_context z, const struct ir_program *prog
 	}
 	free(report);
 	free(asserts);
-	Z3_solver_dec_ref(z, s);
+	if (s)
+		Z3_solver_dec_ref(z, s);
 	problem_close(&p);
 	return ok;
 }
