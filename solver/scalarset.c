@@ -182,6 +182,13 @@ struct scan {
 	int nsubs, capsubs;
 	int *tg;           /* scratch: the locations an address can be */
 	int ntg, captg;
+	int coherent;      /* the model is coherent: a read after the
+			    * thread's own write of a location never reads
+			    * its initial value */
+	char **reg_open;   /* per thread, per register: may be read before
+			    * it is set (its initial value seen) */
+	char *loc_open;    /* per location: may be read before the thread
+			    * reading it wrote it */
 	int computed;      /* some access has an address of unknown targets */
 	int broken;        /* a rule is broken */
 	int changed;       /* the fixpoint moved */
@@ -606,8 +613,11 @@ static int cond_observes(struct scan *sc, const struct ir_cond *c)
 	if (!c)
 		return 0;
 	int seen = 0;
-	if (c->kind == IR_C_ATOM)
+	if (c->kind == IR_C_ATOM) {
 		seen = observes(sc, c->lhs) | (c->rhs_is_obs && observes(sc, c->rhs_obs));
+		if (!c->rhs_is_obs && c->rhs.kind == IR_VAL_LOC)
+			meet_slot(sc, c->rhs.loc); /* "0:r1=locked[2]" */
+	}
 	return seen | expr_observes(sc, c->expr) | cond_observes(sc, c->a) |
 	       cond_observes(sc, c->b);
 }
@@ -624,18 +634,129 @@ static int clauses_blind(struct scan *sc)
 	return !seen;
 }
 
-/* The constants of the initial values of what holds indices; 0 when one
- * is an address. */
+/* The registers an expression reads, marked open unless set (set[r]). */
+static void read_regs(struct scan *sc, int t, const struct ir_expr *e, const char *set)
+{
+	if (!e)
+		return;
+	if (e->kind == IR_E_REG && !set[e->reg])
+		sc->reg_open[t][e->reg] = 1;
+	read_regs(sc, t, e->a, set);
+	read_regs(sc, t, e->b, set);
+	read_regs(sc, t, e->c, set);
+}
+
+/* The locations a read at address a may read, marked open unless the
+ * thread surely wrote them before (wrote[x]); unknown targets: all. */
+static void read_locs(struct scan *sc, const struct ir_expr *a, const char *wrote)
+{
+	int n = sc->p->nlocs;
+	if (!targets(sc, a)) {
+		memset(sc->loc_open, 1, (size_t)n);
+		return;
+	}
+	for (int i = 0; i < sc->ntg; i++)
+		if (!wrote[sc->tg[i]])
+			sc->loc_open[sc->tg[i]] = 1;
+}
+
+static int reads_memory(const struct ir_instr *in)
+{
+	return in->op == IR_LOAD || in->op == IR_RMW || in->op == IR_TRYLOCK ||
+	       in->op == IR_ISLOCKED || in->op == IR_LOCK || in->op == IR_SRCU_LOCK;
+}
+
+/* Does in surely write the one location it names (a store, an RMW that
+ * cannot fail)? */
+static int surely_writes(const struct ir_instr *in)
+{
+	return in->a && in->a->kind == IR_E_LOC &&
+	       (in->op == IR_STORE ||
+		(in->op == IR_RMW && in->rmw != IR_RMW_CMPXCHG &&
+		 in->rmw != IR_RMW_ADD_UNLESS));
+}
+
+/* Walk block b of thread t in program order with set (registers surely
+ * set) and wrote (locations it surely wrote), marking what may be read
+ * before.  A branch's sets meet after it; a loop's body is walked with the
+ * sets it is entered with, and leaves them as they were (conservative:
+ * later iterations and the code after it only know more). */
+static void reads_before(struct scan *sc, int t, const struct ir_block *b,
+			 char *set, char *wrote)
+{
+	int nr = sc->p->threads[t].nregs, nl = sc->p->nlocs;
+	for (int i = 0; i < b->count; i++) {
+		const struct ir_instr *in = &b->items[i];
+		read_regs(sc, t, in->a, set);
+		read_regs(sc, t, in->b, set);
+		read_regs(sc, t, in->c, set);
+		if (reads_memory(in))
+			read_locs(sc, in->a, wrote);
+		if (surely_writes(in))
+			wrote[in->a->loc] = 1;
+		if (in->dst >= 0)
+			set[in->dst] = 1;
+		if (in->op != IR_IF && in->op != IR_LOOP)
+			continue;
+		char *s2 = xmalloc((size_t)nr + 1), *w2 = xmalloc((size_t)nl + 1);
+		memcpy(s2, set, (size_t)nr);
+		memcpy(w2, wrote, (size_t)nl);
+		reads_before(sc, t, &in->then_b, s2, w2);
+		if (in->op == IR_IF) {
+			char *s3 = xmalloc((size_t)nr + 1), *w3 = xmalloc((size_t)nl + 1);
+			memcpy(s3, set, (size_t)nr);
+			memcpy(w3, wrote, (size_t)nl);
+			reads_before(sc, t, &in->else_b, s3, w3);
+			for (int r = 0; r < nr; r++)
+				set[r] = s2[r] && s3[r];
+			for (int x = 0; x < nl; x++)
+				wrote[x] = w2[x] && w3[x];
+			free(s3);
+			free(w3);
+		}
+		free(s2);
+		free(w2);
+	}
+}
+
+/* What each thread may read before setting or writing it. */
+static void find_open(struct scan *sc)
+{
+	const struct ir_program *p = sc->p;
+	for (int t = 0; t < p->nthreads; t++) {
+		char *set = xcalloc((size_t)p->threads[t].nregs + 1, 1);
+		char *wrote = xcalloc((size_t)p->nlocs + 1, 1);
+		reads_before(sc, t, &p->threads[t].body, set, wrote);
+		free(set);
+		free(wrote);
+	}
+}
+
+/* The constants of the initial values of what holds indices, where they
+ * may be read (find_open; a location's, with a coherent model); 0 when
+ * one is an address.  A slot whose address is an initial value (a
+ * pointer set to it, which unknown targets may then reach) is met.  An
+ * initial value never read is not an index any thread sees: renaming
+ * leaves it, and the initial write, as it is. */
 static int initial_values(struct scan *sc)
 {
 	const struct ir_program *p = sc->p;
+	for (int x = 0; x < p->nlocs; x++)
+		if (p->locs[x].init.kind == IR_VAL_LOC)
+			meet_slot(sc, p->locs[x].init.loc);
+	for (int t = 0; t < p->nthreads; t++)
+		for (int r = 0; r < p->threads[t].nregs; r++)
+			if (p->threads[t].regs[r].has_init &&
+			    p->threads[t].regs[r].init.kind == IR_VAL_LOC)
+				meet_slot(sc, p->threads[t].regs[r].init.loc);
 	for (int x = 0; x < p->nlocs; x++) {
 		if (sc->loc[x] == NO_INDEX)
 			continue;
 		if (p->locs[x].init.kind != IR_VAL_INT ||
 		    (p->locs[x].kind != IR_LOC_INT && p->locs[x].kind != IR_LOC_ATOMIC))
 			return 0;
-		meet(sc, p->locs[x].init.num - sc->loc[x]);
+		if (sc->loc_open[x] || !sc->coherent)
+			meet(sc, p->locs[x].init.num - sc->loc[x]);
 	}
 	for (int t = 0; t < p->nthreads; t++)
 		for (int r = 0; r < p->threads[t].nregs; r++) {
@@ -644,7 +765,8 @@ static int initial_values(struct scan *sc)
 				continue;
 			if (g->has_init && g->init.kind != IR_VAL_INT)
 				return 0;
-			meet(sc, (g->has_init ? g->init.num : 0) - sc->reg[t][r]);
+			if (sc->reg_open[t][r])
+				meet(sc, (g->has_init ? g->init.num : 0) - sc->reg[t][r]);
 		}
 	return 1;
 }
@@ -754,10 +876,10 @@ static int find_groups(struct scan *sc)
 	return grouped;
 }
 
-int scalarset_join(const struct ir_program *p, const char *pinned, int *rep)
+int scalarset_join(const struct ir_program *p, const char *pinned, int coherent, int *rep)
 {
 	int n = p->nthreads, joined = 0;
-	struct scan sc = {.p = p};
+	struct scan sc = {.p = p, .coherent = coherent};
 	sc.group = xmalloc(sizeof(int) * ((size_t)n + 1));
 	sc.index = xcalloc((size_t)n + 1, sizeof(long));
 	sc.at = xcalloc((size_t)n + 1, sizeof(int *));
@@ -766,6 +888,8 @@ int scalarset_join(const struct ir_program *p, const char *pinned, int *rep)
 	sc.loc = xmalloc(sizeof(long) * ((size_t)p->nlocs + 1));
 	sc.slot = xmalloc(sizeof(long) * ((size_t)p->nlocs + 1));
 	sc.array = xmalloc(sizeof(int) * ((size_t)p->nlocs + 1));
+	sc.loc_open = xcalloc((size_t)p->nlocs + 1, 1);
+	sc.reg_open = xcalloc((size_t)n + 1, sizeof(char *));
 	long *members = xmalloc(sizeof(long) * ((size_t)n + 1));
 	for (int x = 0; x < p->nlocs; x++) {
 		sc.loc[x] = sc.slot[x] = NO_INDEX;
@@ -774,6 +898,7 @@ int scalarset_join(const struct ir_program *p, const char *pinned, int *rep)
 	for (int t = 0; t < n; t++) {
 		sc.group[t] = -1;
 		sc.reg[t] = xmalloc(sizeof(long) * ((size_t)p->threads[t].nregs + 1));
+		sc.reg_open[t] = xcalloc((size_t)p->threads[t].nregs + 1, 1);
 		for (int r = 0; r < p->threads[t].nregs; r++)
 			sc.reg[t][r] = NO_INDEX;
 	}
@@ -790,6 +915,7 @@ int scalarset_join(const struct ir_program *p, const char *pinned, int *rep)
 		int k = 0;
 		check_block(&sc, t, &p->threads[t].body, &k);
 	}
+	find_open(&sc);
 	int any_loc = 0;
 	for (int x = 0; x < p->nlocs; x++)
 		any_loc |= sc.loc[x] != NO_INDEX;
@@ -824,8 +950,11 @@ int scalarset_join(const struct ir_program *p, const char *pinned, int *rep)
 done:
 	for (int t = 0; t < n; t++) {
 		free(sc.reg[t]);
+		free(sc.reg_open[t]);
 		free(sc.at[t]);
 	}
+	free(sc.reg_open);
+	free(sc.loc_open);
 	for (int s = 0; s < sc.nsubs; s++)
 		free(sc.subs[s].index);
 	free(sc.subs);

@@ -26,13 +26,19 @@
  *    "(X == k) ? &a[k] : ..."), whose slots for the renamed indices are
  *    alike (type, initial value, what they hold) and reached only
  *    through such subscripts,
- *  - and set to such constants (initial values, stores, assignments);
+ *  - and set to such constants (initial values that may be read,
+ *    stores, assignments);
  * never used in other arithmetic, as a pointer, by an RMW that adds, in
  * another comparison, or observed by the final condition, the filter or
  * the locations clause.  A thread whose index is one of those constants
- * (the initial 0 of the variable where the lock holder writes its index:
- * the thread given 0), or the index of a slot named outright
- * ("locked[2]"), keeps its place; so do threads with observed registers.
+ * (the initial 0 of the variable where the lock holder writes its index,
+ * when some thread may read it before writing it: the thread given 0),
+ * or the index of a slot named outright ("locked[2]"), keeps its place;
+ * so do threads with observed registers.  An initial value no thread can
+ * read is no constant met: a register set before it is read, a location
+ * each thread reads only after writing it itself (under a coherent
+ * model such a read never reads the initial write); renaming leaves that
+ * value, and the initial write, as they are.
  *
  * It finds nothing when the threads differ otherwise (in their code, in a
  * constant that is not an assignment's whole value, or in two arguments
@@ -50,9 +56,11 @@ int scalarset_same_code(const struct ir_thread *a, const struct ir_thread *b);
 
 /* rep: per thread, the lowest thread it is interchangeable with (its own
  * number when none), as symmetry_classes builds it from identical code;
- * pinned: per thread, 1 when its registers are observed.  Joins into rep
- * the classes of threads that differ only by an index as above.  Returns
- * how many threads joined such a class. */
-int scalarset_join(const struct ir_program *p, const char *pinned, int *rep);
+ * pinned: per thread, 1 when its registers are observed; coherent: the
+ * model has coherence (acyclic po-loc | com), so a location a thread
+ * reads only after writing it shows that thread no initial value.  Joins
+ * into rep the classes of threads that differ only by an index as above.
+ * Returns how many threads joined such a class. */
+int scalarset_join(const struct ir_program *p, const char *pinned, int coherent, int *rep);
 
 #endif

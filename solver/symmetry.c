@@ -246,7 +246,7 @@ int *symmetry_classes(const struct encoding *enc)
 			    scalarset_same_code(&p->threads[t], &p->threads[u]))
 				rep[u] = t;
 	}
-	scalarset_join(p, pinned, rep);
+	scalarset_join(p, pinned, enc->coherent, rep);
 	free(pinned);
 	return rep;
 }

@@ -4,8 +4,10 @@
  * "me" to their number.  The index copied, stored, exchanged, plus or
  * minus a constant, compared with == (or with a bound all indices are on
  * one side of) and used as an array subscript joins them, but for the
- * thread whose index is a constant the index meets (the initial 0, a
- * constant compared with, a slot named outright); arithmetic on it, an
+ * thread whose index is a constant the index meets (an initial 0 that may
+ * be read, a constant compared with, a slot named outright; an initial
+ * value read only after the thread's own write is none under coherence);
+ * arithmetic on it, an
  * RMW adding to a location holding it, two offsets in one location, a
  * bound that splits the indices, an array without a slot for each, a
  * final condition that reads such a location, a thread of other code that
@@ -42,13 +44,19 @@ static struct ir_program *indexed(int n, const char *body, const char *more,
 	return tu_parse_ok(text);
 }
 
-/* scalarset_join on p with no thread pinned: the classes, into rep. */
-static int join(struct ir_program *p, int *rep)
+/* scalarset_join on p with no thread pinned, under a model coherent or
+ * not: the classes, into rep. */
+static int join_in(struct ir_program *p, int coherent, int *rep)
 {
 	char pinned[16] = {0};
 	for (int t = 0; t < p->nthreads; t++)
 		rep[t] = t;
-	return scalarset_join(p, pinned, rep);
+	return scalarset_join(p, pinned, coherent, rep);
+}
+
+static int join(struct ir_program *p, int *rep)
+{
+	return join_in(p, 1, rep);
 }
 
 static const char *const holder =
@@ -59,12 +67,31 @@ static void test_index_joins(void **state)
 	(void)state;
 	int rep[16];
 	struct ir_program *p = indexed(4, holder, "", "n=1", 0);
-	/* P0's index is who's initial 0: it keeps its place */
-	assert_int_equal(join(p, rep), 3);
+	/* who's initial 0 is P0's index, but each thread reads who only
+	 * after writing it: coherence hides the initial value, all join */
+	assert_int_equal(join(p, rep), 4);
+	for (int t = 0; t < 4; t++)
+		assert_int_equal(rep[t], 0);
+	/* without coherence P0 could see it: it keeps its place */
+	assert_int_equal(join_in(p, 0, rep), 3);
 	assert_int_equal(rep[0], 0);
 	assert_int_equal(rep[1], 1);
 	assert_int_equal(rep[2], 1);
 	assert_int_equal(rep[3], 1);
+	ir_program_free(p);
+	/* read before written (on one path): P0 keeps its place */
+	p = indexed(4, "if (me != 7) WRITE_ONCE(*who, me); r0 = READ_ONCE(*who); "
+		    "if (r0 != me) WRITE_ONCE(*n, 1);", "", "n=1", 0);
+	assert_int_equal(join(p, rep), 3);
+	assert_int_equal(rep[0], 0);
+	assert_int_equal(rep[3], 1);
+	ir_program_free(p);
+	/* a register read before it is set: its initial 0 is met */
+	p = indexed(4, "r1 = r0; r0 = me; WRITE_ONCE(*who, r0); WRITE_ONCE(*c, r1); "
+		    "r1 = READ_ONCE(*who); if (r1 != me) WRITE_ONCE(*n, 1);", "", "n=1", 0);
+	assert_int_equal(join(p, rep), 3);
+	assert_int_equal(rep[0], 0);
+	assert_int_equal(rep[2], 1);
 	ir_program_free(p);
 }
 
@@ -74,9 +101,9 @@ static void test_constant_met(void **state)
 	int rep[16];
 	struct ir_program *p = indexed(4, "WRITE_ONCE(*who, me); if (me == 2) WRITE_ONCE(*n, 1);",
 				       "", "n=1", 0);
-	assert_int_equal(join(p, rep), 2);
+	assert_int_equal(join(p, rep), 3);
 	assert_int_equal(rep[2], 2);
-	assert_int_equal(rep[3], 1);
+	assert_int_equal(rep[3], 0);
 	ir_program_free(p);
 }
 
@@ -91,22 +118,34 @@ static void test_offsets_and_slots(void **state)
 		"r0 = xchg(who, me + 1); if (r0) WRITE_ONCE(next[r0 - 1], me + 1); "
 		"r1 = smp_load_acquire(&next[me]); if (r1 == me + 1) WRITE_ONCE(*n, 1); "
 		"if (!r1) WRITE_ONCE(locked[me], 1);", "", "n=1", 0);
-	/* who's and next's initial 0 is index -1; P0 keeps its place only
-	 * for me's own initial 0, as a register of the thread */
-	assert_int_equal(join(p, rep), 3);
-	for (int t = 2; t < 4; t++)
-		assert_int_equal(rep[t], 1);
+	/* who's and next's initial 0 is index -1: no thread keeps its place */
+	assert_int_equal(join(p, rep), 4);
+	for (int t = 1; t < 4; t++)
+		assert_int_equal(rep[t], 0);
 	ir_program_free(p);
 	/* a slot named outright: its thread keeps its place */
 	p = indexed(4, "WRITE_ONCE(next[me], 1); r0 = READ_ONCE(next[2]); "
 		    "if (r0) WRITE_ONCE(*n, 1);", "", "n=1", 0);
-	assert_int_equal(join(p, rep), 2);
+	assert_int_equal(join(p, rep), 3);
 	assert_int_equal(rep[2], 2);
-	assert_int_equal(rep[3], 1);
+	assert_int_equal(rep[3], 0);
+	ir_program_free(p);
+	/* a slot a pointer starts at: unknown targets may reach it */
+	char text[2048];
+	int k = snprintf(text, sizeof text, "C pointed\n{ int next[4]; int *p = &next[2]; }\n");
+	for (int t = 0; t < 4; t++)
+		k += snprintf(text + k, sizeof text - (size_t)k,
+			      "P%d(int *n, int *next, int **p) { int me; int r0; me = %d; "
+			      "WRITE_ONCE(next[me], 1); r0 = READ_ONCE(*n); }\n", t, t);
+	snprintf(text + k, sizeof text - (size_t)k, "exists (n=1)\n");
+	p = tu_parse_ok(text);
+	assert_int_equal(join(p, rep), 3);
+	assert_int_equal(rep[2], 2);
+	assert_int_equal(rep[3], 0);
 	ir_program_free(p);
 	/* a bound every index is on one side of */
 	p = indexed(4, "WRITE_ONCE(*who, me); if (me < 9) WRITE_ONCE(*n, 1);", "", "n=1", 0);
-	assert_int_equal(join(p, rep), 3);
+	assert_int_equal(join(p, rep), 4);
 	ir_program_free(p);
 }
 

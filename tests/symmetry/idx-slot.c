@@ -3,8 +3,7 @@
  * reading slot 2, named outright: every thread but P2 can see it raised,
  * P2 reads it before raising it, so its assertion alone cannot fail.
  * Renaming P2 with the others, slots and all (scalarset.h), would report
- * the failure in every thread; the slot named outright keeps P2 (and P0,
- * whose index is the register's initial 0) in place.
+ * the failure in every thread; the slot named outright keeps P2 in place.
  * Result: Sometimes
  */
 #include <pthread.h>
