@@ -78,10 +78,7 @@ static int alike_instr(const struct ir_instr *a, const struct ir_instr *b,
 		return 0;
 	if (d && const_assign(a) && const_assign(b) && a->dst == b->dst &&
 	    a->a->num != b->a->num) {
-		if (d->n == d->cap) {
-			d->cap = d->cap ? 2 * d->cap : 4;
-			d->at = xrealloc(d->at, sizeof(int) * (size_t)d->cap);
-		}
+		XGROW(d->at, d->cap, d->n + 1, 4);
 		d->at[d->n++] = at;
 		return 1;
 	}
@@ -208,10 +205,7 @@ static int sets_index(const struct scan *sc, int t, int k)
 
 static void meet(struct scan *sc, long c)
 {
-	if (sc->nmet == sc->capmet) {
-		sc->capmet = sc->capmet ? 2 * sc->capmet : 8;
-		sc->met = xrealloc(sc->met, sizeof(long) * (size_t)sc->capmet);
-	}
+	XGROW(sc->met, sc->capmet, sc->nmet + 1, 8);
 	sc->met[sc->nmet++] = c;
 }
 
@@ -271,10 +265,7 @@ static int index_value(struct scan *sc, int t, const struct ir_expr *e, long o)
 
 static void add_bound(struct scan *sc, int op, long o, long c)
 {
-	if (sc->nbounds == sc->capbounds) {
-		sc->capbounds = sc->capbounds ? 2 * sc->capbounds : 8;
-		sc->bounds = xrealloc(sc->bounds, sizeof *sc->bounds * (size_t)sc->capbounds);
-	}
+	XGROW(sc->bounds, sc->capbounds, sc->nbounds + 1, 8);
 	sc->bounds[sc->nbounds++] = (struct bound){op, o, c};
 }
 
@@ -374,10 +365,7 @@ static long subscript_offset(const struct scan *sc, int t, const struct ir_expr 
 
 static void push_target(struct scan *sc, int x)
 {
-	if (sc->ntg == sc->captg) {
-		sc->captg = sc->captg ? 2 * sc->captg : 16;
-		sc->tg = xrealloc(sc->tg, sizeof(int) * (size_t)sc->captg);
-	}
+	XGROW(sc->tg, sc->captg, sc->ntg + 1, 16);
 	sc->tg[sc->ntg++] = x;
 }
 
@@ -503,10 +491,7 @@ static void spread(struct scan *sc, int t, const struct ir_block *b, int *k)
  * the last, which is the array itself: the out-of-range fallback). */
 static void add_subscript(struct scan *sc, const struct ir_expr *a)
 {
-	if (sc->nsubs == sc->capsubs) {
-		sc->capsubs = sc->capsubs ? 2 * sc->capsubs : 8;
-		sc->subs = xrealloc(sc->subs, sizeof *sc->subs * (size_t)sc->capsubs);
-	}
+	XGROW(sc->subs, sc->capsubs, sc->nsubs + 1, 8);
 	struct subscript *s = &sc->subs[sc->nsubs++];
 	const struct ir_expr *sel;
 	s->n = 0;
@@ -698,21 +683,18 @@ static void reads_before(struct scan *sc, int t, const struct ir_block *b,
 			set[in->dst] = 1;
 		if (in->op != IR_IF && in->op != IR_LOOP)
 			continue;
+		/* the then branch (or the loop's body) on copies; the else
+		 * branch in place, then what both set */
 		char *s2 = xmalloc((size_t)nr + 1), *w2 = xmalloc((size_t)nl + 1);
 		memcpy(s2, set, (size_t)nr);
 		memcpy(w2, wrote, (size_t)nl);
 		reads_before(sc, t, &in->then_b, s2, w2);
 		if (in->op == IR_IF) {
-			char *s3 = xmalloc((size_t)nr + 1), *w3 = xmalloc((size_t)nl + 1);
-			memcpy(s3, set, (size_t)nr);
-			memcpy(w3, wrote, (size_t)nl);
-			reads_before(sc, t, &in->else_b, s3, w3);
+			reads_before(sc, t, &in->else_b, set, wrote);
 			for (int r = 0; r < nr; r++)
-				set[r] = s2[r] && s3[r];
+				set[r] &= s2[r];
 			for (int x = 0; x < nl; x++)
-				wrote[x] = w2[x] && w3[x];
-			free(s3);
-			free(w3);
+				wrote[x] &= w2[x];
 		}
 		free(s2);
 		free(w2);
