@@ -87,6 +87,9 @@ struct encoder_options {
 	int coherent;    /* the model has the axiom acyclic(po-loc | com): co
 			  * and rf may follow program order statically within
 			  * a thread (see enc_overwritten) */
+	int atomic;      /* with coherent: it also has empty(rmw & (fre ;
+			  * coe)), so each RMW reads its write's
+			  * co-predecessor (encoding.final_count) */
 	struct memlimit *limit; /* rc.limit of the encoding: the check's
 			  * memory limit (NULL: none) */
 	long max_memory_kb; /* --max-memory: refuse before building when the
@@ -115,6 +118,11 @@ struct encoding {
 	rel_t critical;             /* lock.cat's critical: LKW -> its UL */
 	set_t cls[EVC_COUNT];       /* one set per event class */
 	Z3_ast *final_loc;          /* final value of each location */
+	Z3_ast *final_count;        /* per location, NULL or "final_loc is the
+				     * initial value plus the changes of the
+				     * RMWs executed": true in every execution
+				     * the model allows, given to the questions
+				     * that need it (build_final_count) */
 	Z3_ast **final_reg;         /* final value of each thread's registers */
 	Z3_ast *ts;                 /* co timestamp of each write, else NULL */
 	Z3_ast *rts;                /* timestamp of the write a read reads from */

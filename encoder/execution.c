@@ -376,6 +376,88 @@ static void build_final(struct encoding *enc)
 	free(overwritten);
 }
 
+/* The largest change build_final_count takes: far from overflowing a
+ * sum of a few thousand. */
+#define CHANGE_MAX (1L << 40)
+
+/* Whether write w is an RMW's (not a lock's) that adds a constant to the
+ * value its read reads, and which: *change. */
+static int rmw_change(const struct encoding *enc, int w, long *change)
+{
+	Z3_context z = enc->z;
+	const struct ir_instr *in = enc->ev[w].instr;
+	int r = enc->ev[w].rmw_peer;
+	if (r < 0 || !in || in->op != IR_RMW || !enc->ev[w].val || !enc->ev[r].val)
+		return 0;
+	if (in->rmw == IR_RMW_CMPXCHG) { /* it writes only when it read b */
+		if (!in->b || !in->c || in->b->kind != IR_E_CONST || in->c->kind != IR_E_CONST)
+			return 0;
+		return !__builtin_sub_overflow(in->c->num, in->b->num, change) &&
+		       *change > -CHANGE_MAX && *change < CHANGE_MAX;
+	}
+	int64_t v;
+	Z3_ast d = Z3_simplify(z, Z3_mk_sub(z, 2, (Z3_ast[]){enc->ev[w].val, enc->ev[r].val}));
+	if (!Z3_get_numeral_int64(z, d, &v) || v <= -CHANGE_MAX || v >= CHANGE_MAX)
+		return 0;
+	*change = (long)v;
+	return 1;
+}
+
+/*
+ * The final value of a location that only RMWs of a constant change write
+ * (atomic_add(), atomic_inc_return(), a cmpxchg of constants, ...), counted
+ * instead of found through co: the initial value plus the change of each
+ * RMW executed.  Under coherence and atomicity each RMW reads its write's
+ * co-predecessor (a write co-between would be fre of the read and coe of
+ * the write, or po-ordered against the pair by coherence), so along co
+ * each write adds its change to the one before, and the last one holds
+ * the sum.  The sum is written as a chain of partial sums, each step one
+ * difference-logic atom (next - prev = change when that RMW executes, 0
+ * when not), so the fast difference-logic solver takes it.
+ *
+ * Why: "every read of a spin loop's last iteration sees its location's
+ * final value" (solver/bounds.c) asks Z3 for the co-last write, and where
+ * RMWs from many threads write the location (the queued rwlock's count)
+ * refuting a hang meant trying their orders: qrwlock-idx-05's hang
+ * question took 49 s, with the count 0.4 s.  As a fact of every question
+ * it cost more than it saved elsewhere (unwinding 3.1 -> 4.4 s), so it is
+ * only offered: final_count[x], NULL where the location has another kind
+ * of write, an RMW of a changing amount (xchg, an add of a register) or
+ * a write whose address is not known statically.
+ */
+static void build_final_count(struct encoding *enc)
+{
+	Z3_context z = enc->z;
+	int n = enc->n;
+	const struct ir_program *p = enc->prog;
+	enc->final_count = arena_alloc(enc->arena, sizeof(Z3_ast) * (size_t)(p->nlocs ? p->nlocs : 1));
+	Z3_ast *step = xmalloc(sizeof(Z3_ast) * (size_t)(n ? n : 1));
+	long *change = xmalloc(sizeof(long) * (size_t)(n ? n : 1));
+	for (int x = 0; x < p->nlocs; x++) {
+		int iw = x, k = 0, ok = 1; /* initial writes first, in location order */
+		for (int w = 0; w < n && ok; w++) {
+			if (!enc->ts[w] || ev_has(&enc->ev[w], EVC_IW) || !enc_same_addr(enc, w, iw))
+				continue;
+			ok = enc->ev[w].loc == x && rmw_change(enc, w, &change[k]);
+			step[k++] = enc->guard[w];
+		}
+		if (!ok || k == 0)
+			continue;
+		Z3_ast prev = enc->ev[iw].val, all = Z3_mk_true(z);
+		for (int i = 0; i < k; i++) {
+			Z3_ast next = rel_fresh_int(&enc->rc, "count");
+			Z3_ast diff = Z3_mk_sub(z, 2, (Z3_ast[]){next, prev});
+			all = z3u_and2(z, all, Z3_mk_ite(z, step[i],
+				Z3_mk_eq(z, diff, z3u_int(z, change[i])),
+				Z3_mk_eq(z, diff, z3u_int(z, 0))));
+			prev = next;
+		}
+		enc->final_count[x] = z3u_and2(z, all, Z3_mk_eq(z, enc->final_loc[x], prev));
+	}
+	free(step);
+	free(change);
+}
+
 /* What an encoding of n events needs at least, in kB: lkmmc and its
  * libraries (about 100 MB), and each relation of the model is a dense
  * n x n matrix with terms for its may-pairs: measured, 1.5 to 6 kB a
@@ -451,6 +533,10 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 	thin_air_build(enc);
 	locks_build(enc);
 	build_final(enc);
+	/* (a value out of thin air is a symbol, not its write's value plus
+	 * a change: thin_air_build's enc->defined says when one can be) */
+	if (opt->coherent && opt->atomic && !enc->defined)
+		build_final_count(enc);
 	enc->ndefs_program = Z3_ast_vector_size(z, enc->rc.defs);
 	return enc;
 }

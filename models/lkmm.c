@@ -175,6 +175,11 @@ int model_coherent(const struct cat_model *model)
 	return !model || cat_model_coherent(model);
 }
 
+int model_atomic(const struct cat_model *model)
+{
+	return !model || cat_model_atomic(model);
+}
+
 int model_build_exact(struct cat_model *model, struct encoding *enc,
 		      int rcu_stages, struct lkmm *m, struct diag *d)
 {

@@ -151,6 +151,9 @@ int model_build(struct cat_model *model, struct encoding *enc, int separate,
  * built-in model (model NULL) has acyclic(po-loc | com); a read one when
  * cat_model_coherent() says so. */
 int model_coherent(const struct cat_model *model);
+/* Whether they may take encoder_options.atomic: the built-in model has
+ * empty(rmw & (fre ; coe)); a read one when cat_model_atomic() says so. */
+int model_atomic(const struct cat_model *model);
 
 /* lkmm_build_exact() or cat_model_build_exact(), as model_build(). */
 int model_build_exact(struct cat_model *model, struct encoding *enc,

@@ -82,15 +82,31 @@ static Z3_ast final_at(const struct encoding *enc, int e)
 	return v;
 }
 
-/* Every read of the bound's last iteration saw its location's final value. */
+/* The final values' counts (encoding.final_count) of the locations event
+ * e may access, conjoined to all. */
+static Z3_ast with_counts(const struct encoding *enc, int e, Z3_ast all)
+{
+	if (!enc->final_count)
+		return all;
+	for (int x = 0; x < enc->prog->nlocs; x++)
+		if (enc->final_count[x] && (enc->ev[e].loc < 0 || enc->ev[e].loc == x))
+			all = z3u_and2(enc->z, all, enc->final_count[x]);
+	return all;
+}
+
+/* Every read of the bound's last iteration saw its location's final value.
+ * With it, the counts of those final values that have one: they hold in
+ * every execution the model allows, and the question is asked with the
+ * model's axioms; Z3 then knows a counter's final value without ordering
+ * its RMWs (encoder/execution.c, build_final_count). */
 static Z3_ast reads_final(const struct encoding *enc, const struct enc_bound *b)
 {
 	Z3_context z = enc->z;
 	Z3_ast all = Z3_mk_true(z);
 	for (int e = b->first_ev; e < b->end_ev; e++)
 		if ((enc->ev[e].cls & EVC_BIT(EVC_R)) && enc->ev[e].val)
-			all = z3u_and2(z, all, Z3_mk_implies(z, enc->ev[e].guard,
-				Z3_mk_eq(z, enc->ev[e].val, final_at(enc, e))));
+			all = with_counts(enc, e, z3u_and2(z, all, Z3_mk_implies(z, enc->ev[e].guard,
+				Z3_mk_eq(z, enc->ev[e].val, final_at(enc, e)))));
 	return all;
 }
 
@@ -471,10 +487,14 @@ int bounds_report(const struct check_options *opt, const struct problem *p,
 	r = r < 0 ? r : (clean & BOUNDS_CLEAN_ERRORS) ? 0 : find(opt, p, slv, s, n, F_SPIN, 1, out, err);
 	found |= r < 0 ? BOUNDS_UNKNOWN : r ? BOUNDS_SPINS : 0;
 	t[3] = clock_now();
-	if (opt->stats)
-		fprintf(err, "stats: bounds: %d loop records, %d assertions; "
-			"assertions %.3fs, unwinding %.3fs, spinning %.3fs\n",
-			enc->nbounds, enc->nasserts, t[1] - t[0], t[2] - t[1], t[3] - t[2]);
+	if (opt->stats) {
+		int counted = 0;
+		for (int x = 0; enc->final_count && x < enc->prog->nlocs; x++)
+			counted += enc->final_count[x] != NULL;
+		fprintf(err, "stats: bounds: %d loop records, %d assertions, %d final "
+			"values counted; assertions %.3fs, unwinding %.3fs, spinning %.3fs\n",
+			enc->nbounds, enc->nasserts, counted, t[1] - t[0], t[2] - t[1], t[3] - t[2]);
+	}
 
 	if (found & BOUNDS_UNKNOWN)
 		fprintf(err, "%s: warning: the assertion/unwinding check gave up "

@@ -92,6 +92,7 @@ enum problem_status problem_open(struct problem *p, Z3_context z,
 					* an axiom forbids: keep them all */
 				       .coherent = model_coherent(opt->model) &&
 						   !opt->explain,
+				       .atomic = model_atomic(opt->model),
 				       .limit = limit,
 				       .max_memory_kb = opt->max_memory_mb * 1024L};
 	p->enc = encode_program(z, prog, &eopt, d);

@@ -24,7 +24,7 @@
 # 5. Spin loops (tests/bounds/spin-*.litmus, bench's ticket lock of 4
 #    threads): an iteration without effect is left out, so no unwinding
 #    warning at the default bound; a thread that spins forever is still
-#    reported as a hang.
+#    reported as a hang, also one waiting for a counter's final value.
 # 6. --timeout 2 ends a lock program that runs far longer, with the error.
 # One line per failure, then "N passed, N failed"; exit 1 on any failure.
 #
@@ -189,6 +189,25 @@ case_grep spin-hang "$tmp/out" '^Spins forever: P1 line 28 ' '^  P1 spins in its
 case_grep spin-hang "$tmp/err" "^$t:28:2: warning: P1 spins forever at line 28"
 ! grep -q 'unwinding bound reached' "$tmp/err" || case_fail "spin-hang: unwinding warning for a loop without effect"
 case_end
+# a hang on a counter's final value, counted from its RMWs: found with
+# each kind of change counted right, and no hang where the count rules
+# it out (P3 waiting while c is 0: c passes 0, but never ends there)
+t=tests/bounds/spin-counter.litmus
+for wait in 'r0 != 9@9' 'r0 != 2@2' 'r0 == 0@'; do
+	case_begin
+	sed "s/r0 != 9/${wait%@*}/" "$t" >"$tmp/spin-counter.litmus"
+	run "$tmp/out" "$tmp/err" "$tmp/spin-counter.litmus"
+	rc=$?
+	if [ -n "${wait#*@}" ]; then
+		[ $rc -eq 3 ] || case_fail "spin-counter (${wait%@*}): exit status $rc, expected 3"
+		case_grep "spin-counter (${wait%@*})" "$tmp/out" '^Spins forever: P3 line [0-9]* ' \
+			"^  final: \[c\]=$([ "${wait#*@}" = 9 ] && echo 2 || echo 9);"
+	else
+		[ $rc -eq 0 ] || case_fail "spin-counter (${wait%@*}): exit status $rc, expected 0"
+		! grep -q '^Spins forever' "$tmp/out" || case_fail "spin-counter (${wait%@*}): a hang reported"
+	fi
+	case_end
+done
 # the issue's ticket lock of 4 threads needed --unroll auto (3) before
 case_begin
 bash bench/gen-families.sh --out "$tmp/locks" --families ticket --n 4 >/dev/null || case_fail "gen-families: ticket"

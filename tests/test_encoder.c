@@ -357,6 +357,60 @@ static void test_thin_air_only_when_possible(void **state)
 	}
 }
 
+/* An RMW of location l with shape rmw: operand v (the new value for an
+ * xchg), and w the new value for a cmpxchg that expects v; dst a register
+ * or -1. */
+static void rmw(struct irb *b, int t, enum ir_rmw rmw, enum ir_binop arith, int l,
+		long v, long w, int dst)
+{
+	struct ir_instr *in = irb_add(b, irb_body(b, t), IR_RMW);
+	in->rmw = rmw;
+	in->arith = arith;
+	in->a = irb_loc(b, l);
+	in->b = irb_num(b, v);
+	in->c = rmw == IR_RMW_CMPXCHG ? irb_num(b, w) : NULL;
+	in->order = IR_ORD_ONCE;
+	in->dst = dst;
+}
+
+/* A location only RMWs of a constant change write gets its final value
+ * counted (build_final_count): c, written by P0's atomic_add(2) and P1's
+ * atomic_fetch_sub(1) from 1, ends at 2, and the count agrees.  d, where P0 cmpxchg()s 0 to 5
+ * but P1 stores 3, and e, which P0 xchg()s, are not counted. */
+static void test_final_value_counted(void **state)
+{
+	(void)state;
+	struct irb b = irb_new("count", 3, 2);
+	b.p->locs[0].init = (struct ir_value){.kind = IR_VAL_INT, .num = 1};
+	rmw(&b, 0, IR_RMW_OP, IR_ADD, 0, 2, 0, -1);
+	rmw(&b, 0, IR_RMW_CMPXCHG, IR_ADD, 1, 0, 5, 0);
+	rmw(&b, 0, IR_RMW_XCHG, IR_ADD, 2, 7, 0, 1);
+	rmw(&b, 1, IR_RMW_FETCH_OP, IR_SUB, 0, 1, 0, 0);
+	irb_store(&b, irb_body(&b, 1), 1, irb_num(&b, 3), IR_ORD_ONCE);
+	struct encfix f;
+	encfix_open(&f, b);
+	assert_non_null(f.enc->final_count);
+	assert_non_null(f.enc->final_count[0]);
+	assert_null(f.enc->final_count[1]);
+	assert_null(f.enc->final_count[2]);
+	Z3_ast fin = f.enc->final_loc[0], count = f.enc->final_count[0];
+	/* the program alone lets both RMWs read 1 (c ends 0 or 3); the
+	 * count, a function of the RMWs executed, fixes c to 2 */
+	assert_true(possible(&f, eq(&f, fin, 3)));
+	assert_false(possible(&f, Z3_mk_and(f.z, 2, (Z3_ast[]){count, eq(&f, fin, 3)})));
+	/* with the model, c ends at 2 and the count is possible there (its
+	 * partial sums are its own variables): a miscount would not be */
+	Z3_solver_push(f.z, f.s);
+	Z3_solver_assert(f.z, f.s, count);
+	assert_int_equal(Z3_solver_check(f.z, f.s), Z3_L_TRUE);
+	Z3_solver_pop(f.z, f.s, 1);
+	Z3_solver_push(f.z, f.s);
+	Z3_solver_assert(f.z, f.s, Z3_mk_not(f.z, eq(&f, fin, 2)));
+	assert_int_equal(Z3_solver_check(f.z, f.s), Z3_L_FALSE);
+	Z3_solver_pop(f.z, f.s, 1);
+	encfix_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_c_division),
 		cmocka_unit_test(test_final_value_of_last_stores),
 		cmocka_unit_test(test_thin_air_only_when_possible),
+		cmocka_unit_test(test_final_value_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

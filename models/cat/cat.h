@@ -135,6 +135,10 @@ const char *cat_model_name(const struct cat_model *m);
  * (see enum contains in catcomp_int.h)?  Then the encoder may order co and
  * rule out rf by program order (encoder_options.coherent). */
 int cat_model_coherent(const struct cat_model *m);
+/* Does it have the atomicity axiom: an axiom "empty E" (not a flag) whose
+ * E provably contains rmw & (fre ; coe)?  With the coherence axiom, each
+ * RMW then reads its write's co-predecessor (encoder_options.atomic). */
+int cat_model_atomic(const struct cat_model *m);
 /* The primitives its .def defines (frontend/kapi.h), NULL when it has no
  * .def: the front end lowers tests with them (frontend_set_macros). */
 struct kapi_table;

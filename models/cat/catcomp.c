@@ -150,6 +150,8 @@ static int check_stmt(struct comp *c, const struct cat_stmt *s)
 		if (s->check == CC_ACYCLIC && !s->negated &&
 		    (v->contains & HAS_COHERENCE) == HAS_COHERENCE)
 			c->coherent = 1;
+		if (s->check == CC_EMPTY && !s->negated && (v->contains & HAS_ATOMIC))
+			c->atomic = 1;
 		add_axiom_rel(c, s->name ? s->name : arena_printf(c->a, "%s:%d", s->file, s->line),
 			      s->check == CC_ACYCLIC ? MC_ACYCLIC
 			      : s->check == CC_EMPTY ? MC_EMPTY : MC_IRREFLEXIVE,
@@ -293,8 +295,10 @@ static int compile_once(struct cat_model *m, struct encoding *enc, uint64_t exac
 	cc_initial_env(&c);
 	if (!run_file(&c, &m->bell) || !run_file(&c, &m->cat))
 		return 0;
-	if (!m->checked) /* the eager compilation: every expression built */
+	if (!m->checked) { /* the eager compilation: every expression built */
 		m->coherent = c.coherent;
+		m->atomic = c.atomic;
+	}
 	m->checked = 1;
 	memset(out, 0, sizeof *out);
 	keep_rels(&c, out);

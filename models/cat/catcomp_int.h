@@ -43,6 +43,7 @@ struct cat_model {
 				   * lazy (struct comp) */
 	int coherent;             /* that compilation found the coherence
 				   * axiom among the axioms (enum contains) */
+	int atomic;               /* and the atomicity axiom (same) */
 };
 
 enum vk {
@@ -77,6 +78,13 @@ enum builtin {
  * common ones, a closure or a? its operand's, an inverse maps rf to rf^-1,
  * "a ; b" is at least fr when a is at least rf^-1 and b at least co;
  * anything else knows nothing.  po and loc each contain po-loc.
+ * A second purpose, the same way: knowing that an axiom "empty E" has the
+ * atomicity axiom empty(rmw & (fre ; coe)) in it (encoder_options.atomic):
+ * "a ; b" is at least fre ; coe when a is at least fre (fr & ext, herd7's
+ * stdlib; fr is) and b at least coe (co & ext; co is); "a & b" is at least
+ * fre (coe) when one is at least fr (co) and the other at least ext, and
+ * at least rmw & (fre ; coe) when one is at least rmw (the RMW pairs other
+ * than the locks') and the other at least fre ; coe.
  */
 enum contains {
 	HAS_PO_LOC = 1 << 0,
@@ -85,6 +93,12 @@ enum contains {
 	HAS_CO = 1 << 3,
 	HAS_FR = 1 << 4,
 	HAS_W = 1 << 5,     /* an event set: every plain write */
+	HAS_RMW = 1 << 6,
+	HAS_FRE = 1 << 7,
+	HAS_COE = 1 << 8,
+	HAS_FRE_COE = 1 << 9,  /* fre ; coe */
+	HAS_ATOMIC = 1 << 10,  /* rmw & (fre ; coe) */
+	HAS_EXT = 1 << 11,
 };
 #define HAS_COHERENCE (HAS_PO_LOC | HAS_RF | HAS_CO | HAS_FR)
 
@@ -178,6 +192,8 @@ struct comp {
 				 * found any error it has) */
 	int coherent;           /* an axiom "acyclic E" whose E contains
 				 * HAS_COHERENCE was compiled */
+	int atomic;             /* an axiom "empty E" whose E contains
+				 * HAS_ATOMIC was */
 	struct rows *rows;      /* let bindings built for some rows only */
 	int nrows;              /* how many */
 	struct star_rows *stars; /* rows of closures built (catstar.c) */
@@ -196,6 +212,8 @@ struct val *cc_vset(struct comp *c, set_t s, uint64_t over, uint64_t under);
 struct val *cc_vrel(struct comp *c, rel_t r, uint64_t over, uint64_t under);
 /* v with the contains bits bits (v may be NULL). */
 struct val *cc_containing(struct val *v, unsigned bits);
+unsigned cc_seq_contains(unsigned a, unsigned b);
+unsigned cc_inter_contains(unsigned a, unsigned b);
 /* A copy of v that claims nothing it contains. */
 struct val *cc_unknown_contents(struct comp *c, const struct val *v);
 /* Bind name to v in c's environment; the value of name in e (NULL). */

@@ -298,11 +298,13 @@ void cc_lib_cos_opt(struct comp *c, const struct cat_stmt *at)
 	cov->contains = W->contains & HAS_W ? HAS_CO : 0;
 	cc_bind(c, "co", cov);
 	cc_bind(c, "coi", cc_vrel(c, coi, over, under));
-	cc_bind(c, "coe", cc_vrel(c, rel_diff(rc, co, coi), over, under));
+	cc_bind(c, "coe", cc_containing(cc_vrel(c, rel_diff(rc, co, coi), over, under),
+				  cov->contains & HAS_CO ? HAS_COE : 0));
 	cc_bind(c, "fr", cc_containing(cc_vrel(c, fr, over, under),
 				 (W->contains & HAS_W) && (rf->contains & HAS_RF) ? HAS_FR : 0));
 	cc_bind(c, "fri", cc_vrel(c, fri, over, under));
-	cc_bind(c, "fre", cc_vrel(c, rel_diff(rc, fr, fri), over, under));
+	cc_bind(c, "fre", cc_containing(cc_vrel(c, rel_diff(rc, fr, fri), over, under),
+				  (W->contains & HAS_W) && (rf->contains & HAS_RF) ? HAS_FRE : 0));
 	(void)at;
 }
 
@@ -341,12 +343,12 @@ void cc_initial_env(struct comp *c)
 	cc_bind(c, "po", cc_containing(cc_vrel(c, enc->po, 0, 0), HAS_PO_LOC));
 	cc_bind(c, "loc", cc_containing(cc_vrel(c, enc->loc, 0, 0), HAS_PO_LOC));
 	cc_bind(c, "int", cc_vrel(c, enc->int_, 0, 0));
-	cc_bind(c, "ext", cc_vrel(c, enc->ext, 0, 0));
+	cc_bind(c, "ext", cc_containing(cc_vrel(c, enc->ext, 0, 0), HAS_EXT));
 	cc_bind(c, "addr", cc_vrel(c, enc->addr, 0, 0));
 	cc_bind(c, "data", cc_vrel(c, enc->data, 0, 0));
 	cc_bind(c, "ctrl", cc_vrel(c, enc->ctrl, 0, 0));
 	rel_t lk_rmw = rel_restrict(rc, cls[EVC_LKR], enc->rmw, cls[EVC_LKW]);
-	cc_bind(c, "rmw", cc_vrel(c, rel_diff(rc, enc->rmw, lk_rmw), 0, 0));
+	cc_bind(c, "rmw", cc_containing(cc_vrel(c, rel_diff(rc, enc->rmw, lk_rmw), 0, 0), HAS_RMW));
 	rel_t rf = rel_restrict(rc, NULL, enc->rf, R);
 	rel_t co = rel_restrict(rc, W, enc->co, W);
 	rel_t fr = rel_diff(rc, rel_seq(rc, rel_inv(rc, rf), co), id);
@@ -354,9 +356,9 @@ void cc_initial_env(struct comp *c)
 	cc_bind(c, "co", cc_containing(cc_vrel(c, co, 0, 0), HAS_CO));
 	cc_bind(c, "fr", cc_containing(cc_vrel(c, fr, 0, 0), HAS_FR));
 	cc_bind(c, "coi", cc_vrel(c, rel_inter(rc, co, enc->int_), 0, 0));
-	cc_bind(c, "coe", cc_vrel(c, rel_inter(rc, co, enc->ext), 0, 0));
+	cc_bind(c, "coe", cc_containing(cc_vrel(c, rel_inter(rc, co, enc->ext), 0, 0), HAS_COE));
 	cc_bind(c, "fri", cc_vrel(c, rel_inter(rc, fr, enc->int_), 0, 0));
-	cc_bind(c, "fre", cc_vrel(c, rel_inter(rc, fr, enc->ext), 0, 0));
+	cc_bind(c, "fre", cc_containing(cc_vrel(c, rel_inter(rc, fr, enc->ext), 0, 0), HAS_FRE));
 	bind_builtin(c, "domain", B_DOMAIN);
 	bind_builtin(c, "range", B_RANGE);
 	bind_builtin(c, "different-values", B_DIFFERENT_VALUES);

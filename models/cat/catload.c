@@ -225,6 +225,8 @@ const char *cat_model_name(const struct cat_model *m) { return m->dir; }
 
 int cat_model_coherent(const struct cat_model *m) { return m->coherent; }
 
+int cat_model_atomic(const struct cat_model *m) { return m->atomic; }
+
 const struct kapi_table *cat_model_macros(const struct cat_model *m)
 {
 	return m->macros;

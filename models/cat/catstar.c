@@ -90,10 +90,9 @@ static struct val *seq_rows(struct comp *c, const struct val *x, struct val *y,
 {
 	struct rel_ctx *rc = c->rc;
 	rel_t rows = rows_reached(c, y->r, with, x->r);
-	/* y* contains y: with x at least rf^-1 and y at least co, x ; y*
-	 * is at least fr */
-	unsigned fr = (x->contains & HAS_RF_INV) && (y->contains & HAS_CO) ? HAS_FR : 0;
-	struct val *v = cc_containing(cc_vrel(c, rel_seq(rc, x->r, rows), over, under), fr);
+	/* y* contains y: x ; y* contains what x ; y does */
+	struct val *v = cc_containing(cc_vrel(c, rel_seq(rc, x->r, rows), over, under),
+				      cc_seq_contains(x->contains, y->contains));
 	v->dom = x->dom;
 	v->rng = x->rng && x->rng == y->rng ? x->rng : NULL;
 	return v;

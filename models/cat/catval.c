@@ -45,6 +45,26 @@ struct val *cc_vrel(struct comp *c, rel_t r, uint64_t over, uint64_t under)
 	return v;
 }
 
+/* What "a ; b" contains, given what a and b do (enum contains). */
+unsigned cc_seq_contains(unsigned a, unsigned b)
+{
+	return ((a & HAS_RF_INV) && (b & HAS_CO) ? HAS_FR : 0) |
+	       ((a & (HAS_FR | HAS_FRE)) && (b & (HAS_CO | HAS_COE)) ? HAS_FRE_COE : 0);
+}
+
+/* What the relation "a & b" contains. */
+unsigned cc_inter_contains(unsigned a, unsigned b)
+{
+	unsigned both = a & b;
+	if (((a & HAS_RMW) && (b & HAS_FRE_COE)) || ((b & HAS_RMW) && (a & HAS_FRE_COE)))
+		both |= HAS_ATOMIC;
+	if (((a & HAS_FR) && (b & HAS_EXT)) || ((b & HAS_FR) && (a & HAS_EXT)))
+		both |= HAS_FRE;
+	if (((a & HAS_CO) && (b & HAS_EXT)) || ((b & HAS_CO) && (a & HAS_EXT)))
+		both |= HAS_COE;
+	return both;
+}
+
 /* v with the contains bits bits (v may be NULL). */
 struct val *cc_containing(struct val *v, unsigned bits)
 {
@@ -180,10 +200,10 @@ struct val *cc_binop(struct comp *c, const struct cat_expr *e, struct val *x,
 	}
 	if (e->kind == CE_SEQ) {
 		rel_t a = cc_as_rel(c, e->a, x), b = a ? cc_as_rel(c, e->b, y) : NULL;
-		unsigned fr = (x->contains & HAS_RF_INV) && (y->contains & HAS_CO) ? HAS_FR : 0;
 		if (!b)
 			return NULL;
-		struct val *v = cc_containing(cc_vrel(c, rel_seq(rc, a, b), over, under), fr);
+		struct val *v = cc_containing(cc_vrel(c, rel_seq(rc, a, b), over, under),
+					      cc_seq_contains(x->contains, y->contains));
 		cc_seq_shape(c, v, x, y);
 		return v;
 	}
@@ -238,7 +258,7 @@ struct val *cc_binop(struct comp *c, const struct cat_expr *e, struct val *x,
 		}
 		case CE_INTER: {
 			struct val *v = cc_containing(cc_vrel(c, rel_inter(rc, a, b), over, under),
-						      x->contains & y->contains);
+						      cc_inter_contains(x->contains, y->contains));
 			v->dom = x->dom ? x->dom : y->dom;
 			v->rng = x->rng ? x->rng : y->rng;
 			return v;
