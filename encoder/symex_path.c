@@ -155,8 +155,11 @@ static Z3_ast removable(struct symex *sx, const unsigned char *live,
 			const struct state *start, const struct state *end,
 			int first_ev, int first_assert)
 {
+	/* a failed cmpxchg's read is an RMW event (herd7's R*): a read
+	 * that the iteration's success would have paired with a write, and
+	 * that write's guard is the success */
 	const unsigned long reads = EVC_BIT(EVC_R) | EVC_BIT(EVC_ONCE) |
-		EVC_BIT(EVC_ACQUIRE);
+		EVC_BIT(EVC_ACQUIRE) | EVC_BIT(EVC_RMW);
 	const unsigned long fences = EVC_BIT(EVC_F) | EVC_BIT(EVC_MB) |
 		EVC_BIT(EVC_RMB) | EVC_BIT(EVC_WMB) | EVC_BIT(EVC_BARRIER) |
 		EVC_BIT(EVC_BEFORE_ATOMIC) | EVC_BIT(EVC_AFTER_ATOMIC) |

@@ -23,8 +23,9 @@
 #    over several files, and output the kernel's scripts still judge.
 # 5. Spin loops (tests/bounds/spin-*.litmus, bench's ticket lock of 4
 #    threads): an iteration without effect is left out, so no unwinding
-#    warning at the default bound; a thread that spins forever is still
-#    reported as a hang, also one waiting for a counter's final value.
+#    warning at the default bound (also a loop of failed cmpxchg()s); a
+#    thread that spins forever is still reported as a hang, also one
+#    waiting for a counter's final value.
 # 6. --timeout 2 ends a lock program that runs far longer, with the error.
 # One line per failure, then "N passed, N failed"; exit 1 on any failure.
 #
@@ -178,6 +179,17 @@ grep -q '^Unwinding: bound 2: no consistent execution needs more iterations' "$t
 	case_fail "spin-stale: no 'Unwinding: bound 2' line"
 run "$tmp/out" "$tmp/err" --unroll auto "$t" || case_fail "spin-stale: exit status $? with --unroll auto"
 grep -q '^Unwinding: --unroll auto chose 2:' "$tmp/out" || case_fail "spin-stale: --unroll auto did not stay at 2"
+case_end
+# a failed cmpxchg() is only a read: its loop reads 1, 2, 3 and never
+# reaches the bound (it did when the RMW read counted as an effect)
+t=tests/bounds/spin-cmpxchg.litmus
+case_begin
+run "$tmp/out" "$tmp/err" "$t" || case_fail "spin-cmpxchg: exit status $?"
+[ ! -s "$tmp/err" ] || case_fail "spin-cmpxchg: warning at the default bound: $(head -1 "$tmp/err")"
+[ "$(observation "$tmp/out")" = "Always 1 0" ] || case_fail "spin-cmpxchg: $(observation "$tmp/out"), expected Always 1 0"
+! grep -q '^Loop ' "$tmp/out" || case_fail "spin-cmpxchg: 'Loop' at the default bound"
+grep -q '^Unwinding: bound 2: no consistent execution needs more iterations' "$tmp/out" ||
+	case_fail "spin-cmpxchg: no 'Unwinding: bound 2' line"
 case_end
 t=tests/bounds/spin-hang.litmus
 case_begin
