@@ -155,9 +155,9 @@ static Z3_ast removable(struct symex *sx, const unsigned char *live,
 			const struct state *start, const struct state *end,
 			int first_ev, int first_assert)
 {
-	/* a failed cmpxchg's read is an RMW event (herd7's R*): a read
-	 * that the iteration's success would have paired with a write, and
-	 * that write's guard is the success */
+	/* with EVC_RMW: a failed cmpxchg's read, an RMW event (herd7's
+	 * R*) paired with no write; a successful RMW's write is not a
+	 * read, so its iteration still has an effect */
 	const unsigned long reads = EVC_BIT(EVC_R) | EVC_BIT(EVC_ONCE) |
 		EVC_BIT(EVC_ACQUIRE) | EVC_BIT(EVC_RMW);
 	const unsigned long fences = EVC_BIT(EVC_F) | EVC_BIT(EVC_MB) |

@@ -33,6 +33,7 @@
 
 #include <stdlib.h>
 
+#include "common/xalloc.h"
 #include "encoder/encoder.h"
 #include "encoder/z3util.h"
 #include "models/lkmm.h"
@@ -82,18 +83,6 @@ static Z3_ast final_at(const struct encoding *enc, int e)
 	return v;
 }
 
-/* The final values' counts (encoding.final_count) of the locations event
- * e may access, conjoined to all. */
-static Z3_ast with_counts(const struct encoding *enc, int e, Z3_ast all)
-{
-	if (!enc->final_count)
-		return all;
-	for (int x = 0; x < enc->prog->nlocs; x++)
-		if (enc->final_count[x] && (enc->ev[e].loc < 0 || enc->ev[e].loc == x))
-			all = z3u_and2(enc->z, all, enc->final_count[x]);
-	return all;
-}
-
 /* Every read of the bound's last iteration saw its location's final value.
  * With it, the counts of those final values that have one: they hold in
  * every execution the model allows, and the question is asked with the
@@ -102,11 +91,22 @@ static Z3_ast with_counts(const struct encoding *enc, int e, Z3_ast all)
 static Z3_ast reads_final(const struct encoding *enc, const struct enc_bound *b)
 {
 	Z3_context z = enc->z;
+	int nlocs = enc->prog->nlocs, any_loc = 0;
+	unsigned char *read = xcalloc((size_t)nlocs + 1, 1); /* locations read */
 	Z3_ast all = Z3_mk_true(z);
 	for (int e = b->first_ev; e < b->end_ev; e++)
-		if ((enc->ev[e].cls & EVC_BIT(EVC_R)) && enc->ev[e].val)
-			all = with_counts(enc, e, z3u_and2(z, all, Z3_mk_implies(z, enc->ev[e].guard,
-				Z3_mk_eq(z, enc->ev[e].val, final_at(enc, e)))));
+		if ((enc->ev[e].cls & EVC_BIT(EVC_R)) && enc->ev[e].val) {
+			all = z3u_and2(z, all, Z3_mk_implies(z, enc->ev[e].guard,
+				Z3_mk_eq(z, enc->ev[e].val, final_at(enc, e))));
+			if (enc->ev[e].loc >= 0)
+				read[enc->ev[e].loc] = 1;
+			else
+				any_loc = 1;
+		}
+	for (int x = 0; enc->final_count && x < nlocs; x++)
+		if (enc->final_count[x] && (read[x] || any_loc))
+			all = z3u_and2(z, all, enc->final_count[x]);
+	free(read);
 	return all;
 }
 
