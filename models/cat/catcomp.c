@@ -43,7 +43,12 @@
  * "a ; p* ; q*" is one closure when q ends in p* (catstar.c: 6.1's
  * hb* ; pb*); "a ; name" builds only
  * the rows of a let-bound sequence that a can reach (cc_seq_with: 6.1's
- * rcu-link, entered only from grace periods and critical sections).
+ * rcu-link, entered only from grace periods and critical sections);
+ * the right operand of "a & b" and "a \ b" only at the pairs a can hold,
+ * which reaches closures as the rows or columns they must build
+ * (catwithin.c: 6.1's xbstar only in the columns of races' ends); and
+ * the closure of a union with a known order in it is built over the
+ * other members' events (catstar.c: lock.cat's co with critical).
  * tests/e2e-cat.sh checks the result against the built-in model.
  *
  * What herd7 enumerates and the encoder chooses instead (named here, as

@@ -5,7 +5,8 @@
  *
  * catload.c loads a model from disk; catval.c makes and combines values;
  * catlet.c binds let and let rec; cateval.c evaluates expressions;
- * catstar.c builds closures inside sequences;
+ * catstar.c builds closures inside sequences; catwithin.c the right
+ * operands of & and \ only where the left one can hold;
  * catlib.c is herd7's primitives and library files (stdlib.cat, cross.cat,
  * cos-opt.cat) and function application; catcomp.c runs the statements
  * and drives the compilations (its first comment says how the compiler
@@ -149,6 +150,8 @@ struct closure {
 };
 
 struct star_rows;
+struct star_cols;
+struct within;
 
 /* The rows of a let binding built for the uses "x ; name" (cateval.c's rows_of). */
 struct rows {
@@ -198,6 +201,11 @@ struct comp {
 	int nrows;              /* how many */
 	struct star_rows *stars; /* rows of closures built (catstar.c) */
 	int nstars;             /* how many */
+	struct star_cols *cols; /* columns of closures built (catwithin.c) */
+	int ncols;              /* how many */
+	struct within *within;  /* let bindings built within some rows and
+				 * columns (catwithin.c) */
+	int nwithin;            /* how many */
 };
 
 /* --- catval.c: values --- */
@@ -227,6 +235,9 @@ int cc_err(struct comp *c, const struct cat_expr *e, const char *fmt, ...)
 /* v as a set / relation (VK_EMPTY converts); NULL and an error if not. */
 set_t cc_as_set(struct comp *c, const struct cat_expr *e, const struct val *v);
 rel_t cc_as_rel(struct comp *c, const struct cat_expr *e, const struct val *v);
+/* a and b are the same relation, entry by entry (a relation evaluated
+ * twice is two arrays of the same terms). */
+int cc_same_rel(const struct comp *c, rel_t a, rel_t b);
 /* r+, exactly or as Horn variables of site site, once per relation. */
 rel_t cc_closure(struct comp *c, rel_t r, int exact, int site, uint64_t *over);
 /* x op y for e's binary operator (e->kind). */
@@ -263,9 +274,30 @@ struct val *cc_seq_star(struct comp *c, const struct cat_expr *at, struct val *x
  * sequence ending in p's closure.  at: the expression, for errors. */
 struct val *cc_seq_stars(struct comp *c, const struct cat_expr *at, struct val *x,
 			 const struct cat_expr *p, const struct cat_expr *q);
+/* e = (a1 | ... | ak)+ or * (e->a a union) where some ai's value is a
+ * known order A (transitive): (A | B)+ = A | A? ; (B ; A?)+, whose
+ * closure is over the events B starts at only (lock.cat's co | critical |
+ * (critical^-1 ; co): its lock and unlock events), exactly when e's site
+ * is.  NULL when e is not such (*failed: because of an error reported). */
+struct val *cc_plus_over_order(struct comp *c, const struct cat_expr *e, int *failed);
+/* The rows of base* built so far, after building those of rows (NULL:
+ * none more); NULL when none was.  A row's diagonal is true. */
+rel_t cc_star_rows(struct comp *c, rel_t base, set_t rows);
+/* Row e of base* was built. */
+int cc_star_row_built(struct comp *c, rel_t base, int e);
 /* v = x ; y: the events its pairs lie within, and head ; base* kept
  * through "; [S]". */
 void cc_seq_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y);
+
+/* --- catwithin.c --- */
+
+/* A value that agrees with e's on every pair of rows x cols (NULL: all
+ * events), built only there where it can (the right operands of & and \
+ * are asked only at their left operand's pairs). */
+struct val *cc_eval_within(struct comp *c, const struct cat_expr *e, set_t rows, set_t cols);
+/* e = "a & b" or "a \ b" within rows x cols, b only where a can hold. */
+struct val *cc_eval_and_within(struct comp *c, const struct cat_expr *e, set_t rows,
+			       set_t cols);
 
 /* --- catlib.c --- */
 

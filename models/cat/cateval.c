@@ -170,7 +170,11 @@ static struct val *eval_compl(struct comp *c, const struct cat_expr *e)
 static struct val *eval_postfix(struct comp *c, const struct cat_expr *e)
 {
 	struct rel_ctx *rc = c->rc;
-	struct val *x = cc_eval(c, e->a);
+	int failed = 0;
+	struct val *x = NULL;
+	if ((e->kind == CE_STAR || e->kind == CE_PLUS) && (x = cc_plus_over_order(c, e, &failed)))
+		return x;
+	x = failed ? NULL : cc_eval(c, e->a);
 	if (!x)
 		return NULL;
 	if (x->k == VK_EMPTY && (e->kind == CE_INV || e->kind == CE_PLUS))
@@ -264,14 +268,13 @@ struct val *cc_eval(struct comp *c, const struct cat_expr *e)
 		}
 		x = cc_eval(c, e->a);
 		return x ? cc_seq_with(c, e, x, e->b) : NULL;
-	case CE_UNION: case CE_INTER: case CE_DIFF: case CE_CROSS:
-	case CE_ADD:
+	case CE_INTER: case CE_DIFF:
+		/* b only where a can hold (catwithin.c); nothing of it when
+		 * a is statically empty */
+		return cc_eval_and_within(c, e, NULL, NULL);
+	case CE_UNION: case CE_CROSS: case CE_ADD:
 		if (!(x = cc_eval(c, e->a)))
 			return NULL;
-		/* a & b, a \ b with a statically empty: empty (no need to
-		 * build b; a ; b: cc_seq_with) */
-		if (c->lazy && (e->kind == CE_INTER || e->kind == CE_DIFF) && cc_static_empty(c, x))
-			return cc_unknown_contents(c, x);
 		if (!(y = cc_eval(c, e->b)))
 			return NULL;
 		return cc_binop(c, e, x, y);

@@ -164,6 +164,13 @@ static rel_t exact_plus(struct comp *c, rel_t r)
 	return p;
 }
 
+int cc_same_rel(const struct comp *c, rel_t a, rel_t b)
+{
+	/* Z3 shares equal terms, so the same entries are the same pointers */
+	size_t nn = (size_t)c->rc->n * (size_t)c->rc->n;
+	return a == b || (a && b && memcmp(a, b, nn * sizeof *a) == 0);
+}
+
 /* r+ (exactly or as Horn variables, approximation site site): once per
  * relation and way, however often the model writes it (6.1's hb* appears
  * in pb, rcu-link and rb, all the same relation).  *over gets the site
@@ -171,7 +178,7 @@ static rel_t exact_plus(struct comp *c, rel_t r)
 rel_t cc_closure(struct comp *c, rel_t r, int exact, int site, uint64_t *over)
 {
 	for (int i = 0; i < c->nclos; i++)
-		if (c->clos[i].r == r && c->clos[i].exact == exact) {
+		if (c->clos[i].exact == exact && cc_same_rel(c, c->clos[i].r, r)) {
 			*over |= c->clos[i].over;
 			return c->clos[i].plus;
 		}
