@@ -228,9 +228,13 @@ static void make_sc(const struct problem *p, Z3_solver s)
 }
 
 /*
- * Schedules, tried before Z3 proposes executions of its own: the threads
- * in turn (each runs to its end: a lock handed from one holder to the
- * next), round robin by 1, 2 and 3 events (holders that overlap: a lock
+ * Schedules, tried before Z3 proposes executions of its own: each thread
+ * in turn up to its first read in a loop that iterates, then each in
+ * turn to its end (a lock's waiters queue up while the first holds it,
+ * and it is handed from one holder to the next: the MCS lock hands over
+ * through its waiter's node only then, and its release-less variant
+ * races only then); the threads in turn; round robin by 1, 2 and 3
+ * events (holders that overlap: a lock
  * that lets two in), then merges of random slices (a fixed seed: the
  * same tries every run), an RMW's two events always together.  Each pins
  * rf and co (encoder.h: enc_schedule), the reads inside loops softly:
@@ -245,8 +249,29 @@ static void make_sc(const struct problem *p, Z3_solver s)
 #define SCHEDULES 16
 #define RELAX_ROUNDS 4
 
+/* b (the body of a loop, or code inside it) continues that loop. */
+static int continues(const struct ir_block *b)
+{
+	for (int i = 0; i < b->count; i++) {
+		const struct ir_instr *in = &b->items[i];
+		if (in->op == IR_CONTINUE ||
+		    (in->op != IR_LOOP && (continues(&in->then_b) || continues(&in->else_b))))
+			return 1;
+	}
+	return 0;
+}
+
+/* A loop that can run its body more than once: not the one-pass loop
+ * the front end puts around a function with an early return, a switch
+ * or a goto region (its body ends in a break and never continues). */
+static int iterates(const struct ir_instr *loop)
+{
+	const struct ir_block *b = &loop->then_b;
+	return !(b->count > 0 && b->items[b->count - 1].op == IR_BREAK) || continues(b);
+}
+
 /* Mark in soft the read events of the instructions of b (in a loop
- * when in_loop) that stand inside a loop. */
+ * when in_loop) that stand inside a loop that iterates. */
 static void mark_loop_reads(const struct encoding *enc, const struct ir_block *b,
 			    int in_loop, char *soft)
 {
@@ -255,7 +280,8 @@ static void mark_loop_reads(const struct encoding *enc, const struct ir_block *b
 		for (int e = 0; e < enc->n && in_loop; e++)
 			if (enc->ev[e].instr == in && (enc->ev[e].cls & EVC_BIT(EVC_R)))
 				soft[e] = 1;
-		mark_loop_reads(enc, &in->then_b, in_loop || in->op == IR_LOOP, soft);
+		mark_loop_reads(enc, &in->then_b, in_loop || (in->op == IR_LOOP && iterates(in)),
+				soft);
 		mark_loop_reads(enc, &in->else_b, in_loop, soft);
 	}
 }
@@ -267,6 +293,22 @@ static char *loop_reads(const struct encoding *enc)
 	for (int t = 0; t < enc->prog->nthreads; t++)
 		mark_loop_reads(enc, &enc->prog->threads[t].body, 0, soft);
 	return soft;
+}
+
+/* Place thread t's next event (cur[t]) at the next position, an RMW's
+ * write with its read. */
+static void place_next(const struct encoding *enc, int t, int *cur, const char *soft_read,
+		       int *pos, int *next, int *left)
+{
+	int e = cur[t]++;
+	pos[e] = soft_read[e] ? -++*next : ++*next;
+	--*left;
+	int peer = enc->ev[e].rmw_peer;
+	if (peer == cur[t] && enc->ev[peer].thread == t) {
+		cur[t]++;
+		pos[peer] = ++*next;
+		--*left;
+	}
 }
 
 /* Schedule number k into pos (enc_schedule's positions; a read of
@@ -287,13 +329,20 @@ static void make_schedule(const struct encoding *enc, int k, const char *soft_re
 	int left = 0;
 	for (int e = 0; e < n; e++)
 		left += enc->ev[e].thread >= 0;
+	if (k == 0)
+		/* hand-overs: each thread in turn up to its first read in a
+		 * loop (a lock's waiters queue up before anyone holds it
+		 * long), then in turn */
+		for (int t = 0; t < nt; t++)
+			while (cur[t] < n && enc->ev[cur[t]].thread == t && !soft_read[cur[t]])
+				place_next(enc, t, cur, soft_read, pos, &next, &left);
 	int t = 0;
 	while (left > 0) {
 		int slice;
-		if (k == 0)
+		if (k <= 1)
 			slice = n; /* in turn */
-		else if (k <= 3)
-			slice = k; /* round robin */
+		else if (k <= 4)
+			slice = k - 1; /* round robin */
 		else {
 			*seed = *seed * 1103515245u + 12345u;
 			slice = 1 + (int)((*seed >> 16) % 6);
@@ -301,18 +350,8 @@ static void make_schedule(const struct encoding *enc, int k, const char *soft_re
 		}
 		for (int tries = 0; tries < nt && (cur[t] >= n || enc->ev[cur[t]].thread != t); tries++)
 			t = (t + 1) % nt;
-		for (int i = 0; i < slice && cur[t] < n && enc->ev[cur[t]].thread == t; i++) {
-			int e = cur[t]++;
-			pos[e] = soft_read[e] ? -++next : ++next;
-			left--;
-			/* an RMW's read and write stay together */
-			int peer = enc->ev[e].rmw_peer;
-			if (peer == cur[t] && enc->ev[peer].thread == t) {
-				cur[t]++;
-				pos[peer] = ++next;
-				left--;
-			}
-		}
+		for (int i = 0; i < slice && cur[t] < n && enc->ev[cur[t]].thread == t; i++)
+			place_next(enc, t, cur, soft_read, pos, &next, &left);
 		t = (t + 1) % nt;
 	}
 	free(cur);
