@@ -73,8 +73,8 @@ static set_t or_all(const struct comp *c, set_t s)
 	return s && count(c, s) == c->rc->n ? NULL : s;
 }
 
-/* The events where r can have a pair starting (ends = 1) or ending, as
- * their guards (NULL: none), within the events of lim (NULL: all). */
+/* The events where r can have a pair starting (starts = 1) or ending,
+ * as their guards (NULL: none), within the events of lim (NULL: all). */
 static set_t ends(struct comp *c, rel_t r, int starts, set_t lim)
 {
 	struct rel_ctx *rc = c->rc;
@@ -115,14 +115,15 @@ static int covers(const struct comp *c, set_t big, set_t small)
 
 /* A copy of relation value v with only its pairs in rows x cols: what it
  * claims (marks, contains bits, where its pairs lie) stays true of the
- * whole; that it is [S] or head ; base* does not. */
-static struct val *narrowed(struct comp *c, const struct val *v, set_t rows, set_t cols)
+ * whole; that it is [S], an order or head ; base* does not. */
+static struct val *narrowed(struct comp *c, struct val *v, set_t rows, set_t cols)
 {
 	if (v->k != VK_REL || (!rows && !cols))
-		return (struct val *)v;
+		return v;
 	struct val *w = cc_vnew(c, VK_REL);
 	*w = *v;
 	w->r = rel_restrict(c->rc, rows, v->r, cols);
+	w->transitive = 0;
 	w->ident = NULL;
 	w->base = NULL;
 	w->head = NULL;
