@@ -105,6 +105,8 @@ enum contains {
 
 struct env;
 
+#define CC_MAX_FACTORS 4
+
 struct val {
 	enum vk k;              /* kind */
 	set_t s;                /* VK_SET */
@@ -133,6 +135,11 @@ struct val {
 	const struct val *base; /* VK_REL known to be head ; base* (the
 				 * true relations, see catstar.c), else NULL */
 	rel_t head;             /* with base: the head */
+	int nfac;               /* > 0: VK_REL known to be part | fl[0] ;
+				 * fr[0] | ..., each fl[i] ; fr[i] through
+				 * few events (catstar.c's walks) */
+	rel_t part;             /* with nfac: the rest (NULL: none) */
+	rel_t fl[CC_MAX_FACTORS], fr[CC_MAX_FACTORS]; /* with nfac */
 };
 
 struct env {
@@ -286,8 +293,16 @@ rel_t cc_star_rows(struct comp *c, rel_t base, set_t rows);
 /* Row e of base* was built. */
 int cc_star_row_built(struct comp *c, rel_t base, int e);
 /* v = x ; y: the events its pairs lie within, and head ; base* kept
- * through "; [S]". */
-void cc_seq_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y);
+ * through "; [S]"; a and b: x's and y's relations. */
+void cc_seq_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y,
+		  rel_t a, rel_t b);
+/* v = x | y (relations a, b): its factors through few events, if any. */
+void cc_union_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y,
+		    rel_t a, rel_t b);
+/* y+ as walks through the middle events of y's factors (y->nfac > 0),
+ * Horn variables whose approximation sites are bits (into *over), once
+ * per relation. */
+rel_t cc_plus_walks(struct comp *c, const struct val *y, uint64_t bits, uint64_t *over);
 
 /* --- catwithin.c --- */
 

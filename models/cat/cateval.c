@@ -196,7 +196,10 @@ static struct val *eval_postfix(struct comp *c, const struct cat_expr *e)
 		if (x->transitive) {
 			/* already its own closure */
 		} else {
-			r = cc_closure(c, r, cc_site_exact(c, e->site), e->site, &over);
+			int exact = cc_site_exact(c, e->site);
+			/* (walks through the factors' middle events: catstar.c) */
+			r = !exact && x->nfac ? cc_plus_walks(c, x, cc_site_bit(e->site), &over)
+					      : cc_closure(c, r, exact, e->site, &over);
 		}
 		if (e->kind == CE_STAR)
 			r = rel_opt(rc, r);

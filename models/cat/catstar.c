@@ -2,8 +2,9 @@
  * catstar.c - closures inside sequences, for the cat compiler: "x ; b*"
  * builds only the rows of b* that x reaches, each row once per relation
  * however often the model writes b*, and "x ; p* ; q*" is built as one
- * closure when q is known to be a sequence ending in p*; and the closure
- * of a union with an order in it is built over fewer events ((3) below).
+ * closure when q is known to be a sequence ending in p*; the closure of a
+ * union with an order in it is built over fewer events ((3) below), and
+ * that of a relation known to pass through few events as walks ((5)).
  * What it does not do: other whole closures r+ and r* (catval.c's
  * cc_closure), their columns (catwithin.c), let rec
  * (catlet.c), and it knows no relation of any model by name: everything
@@ -24,6 +25,20 @@
  *      transitive) or an optional A edge and groups, each a B edge and
  *      an optional A edge.  And X+ = X | (X ; [H])+ ; X for H the events
  *      X starts at: every event inside a path of X edges starts one.
+ *  (5) (P | L ; R)+ is the walks of an automaton with two states: P
+ *      from the first to itself, L from it to the second, R back.  A
+ *      sequence a ; b whose middle events (a's range and b's domain) are
+ *      few (an eighth of the events at most) and whose pairs outnumber
+ *      twice the pairs of [a's part ; [middle]] and [[middle] ; b] is
+ *      kept as those two factors (struct val.nfac, fl, fr), and the
+ *      factors are kept through a sequence with a relation that has none
+ *      ((P | L ; R) ; b = P ; b | L ; (R ; b)) and through unions (up to
+ *      CC_MAX_FACTORS).  Its closure is then walks (encoder/relwalk.c):
+ *      Horn rules over the factors' pairs instead of over every pair:
+ *      linux-kernel.cat's cumul-fence* through po-unlock-lock-po = po ;
+ *      [UL] ; (po | rf) ; [LKR] ; po, whose middle events are the
+ *      unlocks (what models/lkmm_cat.c's cumul_fence_star does by hand).
+ *      Only for Horn closures: an exact site is squared as written.
  * By (3), a closure whose operand is a union with a member known to be an
  * order (herd7's co from generate_orders, struct val.transitive) is closed
  * over H only: lock.cat's co = (co | critical | (critical^-1 ; co))+ over
@@ -179,7 +194,10 @@ static struct val *seq_rows(struct comp *c, const struct val *x, struct val *y,
 			    rel_t with, uint64_t over, uint64_t under)
 {
 	struct rel_ctx *rc = c->rc;
-	rel_t rows = rows_reached(c, y->r, with, x->r);
+	/* a relation with factors: its walks, whole (fewer rules than rows
+	 * of its pairs) */
+	rel_t rows = !with && y->nfac ? rel_opt(rc, cc_plus_walks(c, y, over, &over))
+				      : rows_reached(c, y->r, with, x->r);
 	/* y* contains y: x ; y* contains what x ; y does */
 	struct val *v = cc_containing(cc_vrel(c, rel_seq(rc, x->r, rows), over, under),
 				      cc_seq_contains(x->contains, y->contains));
@@ -253,13 +271,101 @@ struct val *cc_seq_stars(struct comp *c, const struct cat_expr *at, struct val *
 	return v;
 }
 
-void cc_seq_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y)
+/* The events in both the range of a and the domain of b; how many. */
+static int middle(struct comp *c, rel_t a, rel_t b, set_t mid)
 {
+	int n = c->rc->n, k = 0;
+	for (int m = 0; m < n; m++) {
+		int in = 0, out = 0;
+		for (int i = 0; i < n && !in; i++)
+			in = REL_AT(a, n, i, m) != NULL;
+		for (int j = 0; j < n && in && !out; j++)
+			out = REL_AT(b, n, m, j) != NULL;
+		mid[m] = in && out ? c->rc->guard[m] : NULL;
+		k += in && out;
+	}
+	return k;
+}
+
+void cc_seq_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y,
+		  rel_t a, rel_t b)
+{
+	struct rel_ctx *rc = c->rc;
 	v->dom = x->dom;
 	v->rng = y->rng;
 	/* (2): (head ; base*) ; [S] = (head ; [S]) ; base* */
 	if (x->base && y->ident && x->base->dom == y->ident && x->base->rng == y->ident) {
-		v->head = rel_seq(c->rc, x->head, y->r);
+		v->head = rel_seq(rc, x->head, y->r);
 		v->base = x->base;
 	}
+	/* (5): factors through few events, kept through a sequence with a
+	 * relation that has none: (P | L ; R) ; b = P ; b | L ; (R ; b) */
+	if (!c->lazy || (x->nfac && y->nfac))
+		return;
+	if (x->nfac || y->nfac) {
+		const struct val *f = x->nfac ? x : y;
+		v->nfac = f->nfac;
+		v->part = !f->part ? NULL : x->nfac ? rel_seq(rc, f->part, b) : rel_seq(rc, a, f->part);
+		for (int i = 0; i < f->nfac; i++) {
+			v->fl[i] = x->nfac ? f->fl[i] : rel_seq(rc, a, f->fl[i]);
+			v->fr[i] = x->nfac ? rel_seq(rc, f->fr[i], b) : f->fr[i];
+		}
+		return;
+	}
+	if (x->ident || y->ident)
+		return;
+	/* a ; b through few events, much sparser as its two factors */
+	set_t mid = set_new(rc);
+	int k = middle(c, a, b, mid);
+	if (k == 0 || 8 * k > rc->n)
+		return;
+	rel_t l = rel_restrict(rc, NULL, a, mid), r = rel_restrict(rc, mid, b, NULL);
+	if (rel_count(rc, v->r) <= 2 * (rel_count(rc, l) + rel_count(rc, r)))
+		return;
+	v->nfac = 1;
+	v->part = NULL;
+	v->fl[0] = l;
+	v->fr[0] = r;
+}
+
+void cc_union_shape(struct comp *c, struct val *v, const struct val *x, const struct val *y,
+		    rel_t a, rel_t b)
+{
+	if (!c->lazy || (!x->nfac && !y->nfac) || x->nfac + y->nfac > CC_MAX_FACTORS)
+		return;
+	/* (P1 | F1) | (P2 | F2) = (P1 | P2) | F1 | F2 */
+	rel_t pa = x->nfac ? x->part : a, pb = y->nfac ? y->part : b;
+	v->part = !pa ? pb : !pb ? pa : rel_union(c->rc, pa, pb);
+	v->nfac = 0;
+	for (int i = 0; i < x->nfac; i++, v->nfac++) {
+		v->fl[v->nfac] = x->fl[i];
+		v->fr[v->nfac] = x->fr[i];
+	}
+	for (int i = 0; i < y->nfac; i++, v->nfac++) {
+		v->fl[v->nfac] = y->fl[i];
+		v->fr[v->nfac] = y->fr[i];
+	}
+}
+
+rel_t cc_plus_walks(struct comp *c, const struct val *y, uint64_t bits, uint64_t *over)
+{
+	for (int i = 0; i < c->nclos; i++)
+		if (c->clos[i].exact == 2 && cc_same_rel(c, c->clos[i].r, y->r)) {
+			*over |= c->clos[i].over;
+			return c->clos[i].plus;
+		}
+	/* states: 0, and one inside each factor, between its two parts */
+	int ns = 1 + y->nfac;
+	rel_t edge[(1 + CC_MAX_FACTORS) * (1 + CC_MAX_FACTORS)] = {0};
+	edge[0] = y->part;
+	for (int i = 0; i < y->nfac; i++) {
+		edge[0 * ns + 1 + i] = y->fl[i];
+		edge[(1 + i) * ns + 0] = y->fr[i];
+	}
+	rel_t p = rel_plus_walks(c->rc, ns, edge, "cat-closure");
+	c->clos = arena_grow(c->a, c->clos, sizeof *c->clos, (size_t)c->nclos,
+			     (size_t)c->nclos + 1);
+	c->clos[c->nclos++] = (struct closure){.r = y->r, .exact = 2, .plus = p, .over = bits};
+	*over |= bits;
+	return p;
 }

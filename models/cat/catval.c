@@ -211,7 +211,7 @@ struct val *cc_binop(struct comp *c, const struct cat_expr *e, struct val *x,
 			return NULL;
 		struct val *v = cc_containing(cc_vrel(c, rel_seq(rc, a, b), over, under),
 					      cc_seq_contains(x->contains, y->contains));
-		cc_seq_shape(c, v, x, y);
+		cc_seq_shape(c, v, x, y, a, b);
 		return v;
 	}
 	if (x->k == VK_COLL || y->k == VK_COLL) {
@@ -261,6 +261,7 @@ struct val *cc_binop(struct comp *c, const struct cat_expr *e, struct val *x,
 			v->contains = x->contains | y->contains;
 			v->dom = x->dom == y->dom ? x->dom : NULL;
 			v->rng = x->rng == y->rng ? x->rng : NULL;
+			cc_union_shape(c, v, x, y, a, b);
 			return v;
 		}
 		case CE_INTER: {

@@ -124,6 +124,7 @@ static struct val *narrowed(struct comp *c, struct val *v, set_t rows, set_t col
 	*w = *v;
 	w->r = rel_restrict(c->rc, rows, v->r, cols);
 	w->transitive = 0;
+	w->nfac = 0;
 	w->ident = NULL;
 	w->base = NULL;
 	w->head = NULL;
@@ -146,6 +147,13 @@ static struct val *star_cols(struct comp *c, const struct val *y, set_t cols, in
 		s = &c->cols[c->ncols++];
 		*s = (struct star_cols){.base = y->r, .inv = rel_inv(rc, y->r),
 					.built = set_new(rc), .cols = rel_new(rc)};
+	}
+	if (y->nfac) {
+		/* walks through its factors' middle events, whole (catstar.c) */
+		uint64_t over = y->over;
+		rel_t star = rel_opt(rc, cc_plus_walks(c, y, cc_site_bit(site), &over));
+		return cc_containing(cc_vrel(c, rel_restrict(rc, NULL, star, cols), over, y->under),
+				     y->contains);
 	}
 	set_t to = set_new(rc);
 	int nnew = 0;
