@@ -245,6 +245,11 @@ rel_t cc_as_rel(struct comp *c, const struct cat_expr *e, const struct val *v);
 /* a and b are the same relation, entry by entry (a relation evaluated
  * twice is two arrays of the same terms). */
 int cc_same_rel(const struct comp *c, rel_t a, rel_t b);
+/* A closure's rows (by_column 0) or columns built so far, old, with
+ * those of now (non-NULL per event) taken from more instead; marks them
+ * in built. */
+rel_t cc_merge_built(struct comp *c, rel_t old, rel_t more, set_t now, set_t built,
+		     int by_column);
 /* r+, exactly or as Horn variables of site site, once per relation. */
 rel_t cc_closure(struct comp *c, rel_t r, int exact, int site, uint64_t *over);
 /* x op y for e's binary operator (e->kind). */

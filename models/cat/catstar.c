@@ -156,17 +156,8 @@ static rel_t rows_reached(struct comp *c, rel_t base, rel_t with, rel_t x)
 	if (!nnew)
 		return s->rows;
 	rel_t more = rel_star_from(rc, from, s->u, "cat-closure");
-	/* a new array: the rows handed out before stay as they were */
-	rel_t rows = rel_new(rc);
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++)
-			REL_AT(rows, n, i, j) = from[i] ? REL_AT(more, n, i, j)
-							 : REL_AT(s->rows, n, i, j);
-	for (int j = 0; j < n; j++)
-		if (from[j])
-			s->built[j] = rc->t;
-	s->rows = rows;
-	return rows;
+	s->rows = cc_merge_built(c, s->rows, more, from, s->built, 0);
+	return s->rows;
 }
 
 rel_t cc_star_rows(struct comp *c, rel_t base, set_t rows)

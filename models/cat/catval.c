@@ -171,6 +171,22 @@ int cc_same_rel(const struct comp *c, rel_t a, rel_t b)
 	return a == b || (a && b && memcmp(a, b, nn * sizeof *a) == 0);
 }
 
+rel_t cc_merge_built(struct comp *c, rel_t old, rel_t more, set_t now, set_t built,
+		     int by_column)
+{
+	struct rel_ctx *rc = c->rc;
+	int n = rc->n;
+	rel_t r = rel_new(rc); /* a new array: values handed out stay */
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			REL_AT(r, n, i, j) = now[by_column ? j : i] ? REL_AT(more, n, i, j)
+								  : REL_AT(old, n, i, j);
+	for (int e = 0; e < n; e++)
+		if (now[e])
+			built[e] = rc->t;
+	return r;
+}
+
 /* r+ (exactly or as Horn variables, approximation site site): once per
  * relation and way, however often the model writes it (6.1's hb* appears
  * in pb, rcu-link and rb, all the same relation).  *over gets the site

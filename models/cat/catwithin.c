@@ -186,17 +186,8 @@ static struct val *star_cols(struct comp *c, const struct val *y, set_t cols, in
 		/* rows of (y^-1)* from to, inverted: the columns of y* */
 		more = rel_inv(rc, rel_star_from(rc, to, s->inv, "cat-closure"));
 	}
-	if (more) {
-		rel_t all = rel_new(rc); /* a new array: values handed out stay */
-		for (int i = 0; i < n; i++)
-			for (int j = 0; j < n; j++)
-				REL_AT(all, n, i, j) = to[j] ? REL_AT(more, n, i, j)
-							     : REL_AT(s->cols, n, i, j);
-		for (int j = 0; j < n; j++)
-			if (to[j])
-				s->built[j] = rc->t;
-		s->cols = all;
-	}
+	if (more)
+		s->cols = cc_merge_built(c, s->cols, more, to, s->built, 1);
 	struct val *v = cc_containing(cc_vrel(c, s->cols, y->over | cc_site_bit(site), y->under),
 				      y->contains);
 	return v;
