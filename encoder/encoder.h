@@ -163,6 +163,13 @@ struct encoding *encode_program(Z3_context z, const struct ir_program *prog,
 				struct diag *d);
 void encoding_free(struct encoding *enc);
 
+/* enc with the choices of the execution m (a model of enc's program) made
+ * constants: a model built over it folds to its answer on that execution
+ * (instance.c).  It shares the rest with enc, which must outlive it; free
+ * it with enc_instance_free, never encoding_free. */
+struct encoding *enc_instance(const struct encoding *enc, Z3_model m);
+void enc_instance_free(struct encoding *inst);
+
 /* Add f to enc->facts: a constraint every execution satisfies. */
 void enc_fact(struct encoding *enc, Z3_ast f);
 

@@ -11,19 +11,35 @@
  * shown as the full answer shows an error, re-checked as a witness is, and
  * nothing more is asked.  "No error" is that question's "no".
  *
- * Sequentially consistent executions come first (first_error_interleaved,
- * asked before the model's solver is made): a solver of
- * the program alone with acyclic(po | rf | co | fr) proposes a few, and
- * each is evaluated against the model's formulas outside Z3 (a circuit,
- * encoder/circuit.h: the axioms and the errors, exactly, closures as least
- * fixpoints).  The model's definitions never reach Z3, whose preprocessing
- * of them was most of the question's time (20 of the 23 s of the per-index
- * MCS lock of 6 threads without its release), and the lock programs that
- * lose a release or an acquire race on their plain accesses already in an
- * interleaving.  Tried before without the circuit: each execution
- * confirmed by the model's solver with its choices fixed, which cost as
- * much as the model's own question, and only assertion failures looked
- * for, which those programs have in weak executions only.
+ * Sequentially consistent executions come first, in two passes.
+ *  - Before the model is built over the whole program
+ *    (first_error_before_model, on a problem encoded without it): the
+ *    schedules below give executions of the program alone, and each is
+ *    judged by the model built over that execution alone
+ *    (problem_open_instance: every choice a constant, so the relations
+ *    fold as they are built, in milliseconds).  The model over the whole
+ *    program took 4.3 of the 8.7 s of the per-index MCS lock of 8
+ *    threads without its release, whose race this pass shows in 0.3 s;
+ *    the lock programs that lose a release or an acquire race on their
+ *    plain accesses already in such an interleaving.
+ *  - Then, the model built (first_error_interleaved, before the model's
+ *    solver is made): a solver of the program alone with
+ *    acyclic(po | rf | co | fr) proposes a few, and each is evaluated
+ *    against the model's formulas outside Z3 (a circuit,
+ *    encoder/circuit.h: the axioms and the errors, exactly, closures as
+ *    least fixpoints), whose reasons rule out, for the next proposal,
+ *    what the last one lacked.  The model's definitions never reach Z3,
+ *    whose preprocessing of them was most of the question's time (20 of
+ *    the 23 s of the per-index MCS lock of 6 threads without its
+ *    release).
+ * Tried before without the circuit: each execution confirmed by the
+ * model's solver with its choices fixed, which cost as much as the
+ * model's own question, and only assertion failures looked for, which
+ * those programs have in weak executions only.  Tried with the instances:
+ * Z3's sequentially consistent proposals judged before the model, each
+ * ruling out only its reads-from (an instance gives no reasons in terms
+ * of the choices): none of the queued rwlock's races was found that way,
+ * and the correct programs paid 1-3 s for it.
  */
 #include "solver/firsterr.h"
 
@@ -190,6 +206,15 @@ static int sc_pass_open(struct sc_pass *sp, const struct problem *p, Z3_ast erro
 	return sp->errors >= 0;
 }
 
+/* After circuit_eval: the execution is consistent and has an error. */
+static int sc_holds(const struct sc_pass *sp)
+{
+	for (int i = 0; i < sp->naxioms; i++)
+		if (circuit_value(sp->c, sp->axiom[i]) == 0)
+			return 0;
+	return circuit_value(sp->c, sp->errors) == 1;
+}
+
 /* Evaluate the model of s; 1 when it is consistent and has an error,
  * else a clause ruling out what it lacked is added to s. */
 static int sc_try(const struct problem *p, struct sc_pass *sp, Z3_solver s, Z3_model m)
@@ -208,10 +233,11 @@ static int sc_try(const struct problem *p, struct sc_pass *sp, Z3_solver s, Z3_m
 }
 
 /* A solver of the program alone, without the model (symmetry breaking
- * is the caller's). */
-static Z3_solver program_solver(const struct problem *p)
+ * is the caller's); relevant: for the schedules (problem.h). */
+static Z3_solver program_solver(const struct problem *p, int relevant)
 {
-	return problem_solver(p, PG_FACTS | PG_CUT | PG_PROGRAM_DEFS | PG_FILTER, 1);
+	return problem_solver(p, PG_FACTS | PG_CUT | PG_PROGRAM_DEFS | PG_FILTER,
+			      relevant ? PROBLEM_TUNED_RELEVANT : 1);
 }
 
 /* Make the executions of s sequentially consistent: po | rf | co | fr
@@ -248,6 +274,10 @@ static void make_sc(const struct problem *p, Z3_solver s)
  */
 #define SCHEDULES 16
 #define RELAX_ROUNDS 4
+
+/* Whether the execution m has an error; if so it is shown (1). */
+typedef int judge_fn(const struct check_options *opt, const struct problem *p, Z3_model m,
+		     void *arg, FILE *out, FILE *err);
 
 /* b (the body of a loop, or code inside it) continues that loop. */
 static int continues(const struct ir_block *b)
@@ -402,7 +432,8 @@ static Z3_lbool ask_relaxed(Z3_context z, Z3_solver s, Z3_ast *a, int n, double 
  * MCS lock of bench/ most have no execution, and 2 s more for them made
  * its first error 25 % slower at 8 threads. */
 static int by_schedules(const struct check_options *opt, const struct problem *p,
-			struct sc_pass *sp, Z3_solver s, FILE *out, FILE *err, double t0)
+			judge_fn *judge, void *arg, Z3_solver s, FILE *out, FILE *err,
+			double t0)
 {
 	Z3_context z = p->z;
 	struct encoding *enc = p->enc;
@@ -443,14 +474,11 @@ static int by_schedules(const struct check_options *opt, const struct problem *p
 			runs++;
 			Z3_model m = Z3_solver_get_model(z, s);
 			Z3_model_inc_ref(z, m);
-			found = sc_try(p, sp, s, m) == 1;
-			if (found) {
-				if (opt->stats)
-					fprintf(err, "stats: first error: found in schedule %d "
-						"(%d with an execution), %.3fs\n", k + 1, runs,
-						clock_now() - t0);
-				show_model(opt, p, sp, m, out, err);
-			}
+			found = judge(opt, p, m, arg, out, err);
+			if (found && opt->stats)
+				fprintf(err, "stats: first error: found in schedule %d "
+					"(%d with an execution), %.3fs\n", k + 1, runs,
+					clock_now() - t0);
 			Z3_model_dec_ref(z, m);
 		}
 		Z3_solver_pop(z, s, 1);
@@ -462,6 +490,52 @@ static int by_schedules(const struct check_options *opt, const struct problem *p
 	free(soft);
 	free(assume);
 	free(soft_read);
+	return found;
+}
+
+/* What judge_by_instance needs. */
+struct instance_judge {
+	first_error_errors_fn *errors_of; /* the caller's errors of a problem */
+	int unjudged;                     /* executions it could not judge */
+};
+
+/* judge_fn over the model built on m alone (problem_open_instance): the
+ * circuit of its axioms and errors, a few nodes once folded. */
+static int judge_by_instance(const struct check_options *opt, const struct problem *p,
+			     Z3_model m, void *arg, FILE *out, FILE *err)
+{
+	struct instance_judge *ij = arg;
+	struct problem ip;
+	struct diag d = {0};
+	if (!problem_open_instance(&ip, p, m, &d)) {
+		ij->unjudged++;
+		return 0;
+	}
+	struct sc_pass sp = {0};
+	int found = 0;
+	if (!sc_pass_open(&sp, &ip, ij->errors_of(&ip)) || !circuit_eval(sp.c, m))
+		ij->unjudged++;
+	else if (sc_holds(&sp)) {
+		show_model(opt, &ip, &sp, m, out, err);
+		found = 1;
+	}
+	circuit_free(sp.c);
+	free(sp.axiom);
+	problem_close_instance(&ip);
+	return found;
+}
+
+int first_error_before_model(const struct check_options *opt, const struct problem *p,
+			     first_error_errors_fn *errors_of, FILE *out, FILE *err)
+{
+	double t0 = clock_now();
+	struct instance_judge ij = {.errors_of = errors_of};
+	Z3_solver s = program_solver(p, 1);
+	int found = by_schedules(opt, p, judge_by_instance, &ij, s, out, err, t0);
+	Z3_solver_dec_ref(p->z, s);
+	if (opt->stats && ij.unjudged)
+		fprintf(err, "stats: first error: %d executions not judged before the model\n",
+			ij.unjudged);
 	return found;
 }
 
@@ -479,13 +553,11 @@ int first_error_interleaved(const struct check_options *opt, const struct proble
 		fprintf(err, "stats: first error: circuit of %d nodes in %.3fs\n",
 			circuit_nodes(sp.c), clock_now() - t0);
 	double deadline = p->deadline;
-	s = program_solver(p);
-	found = by_schedules(opt, p, &sp, s, out, err, t0);
+	s = program_solver(p, 0);
 	make_sc(p, s);
-	deadline_disarm(p->z, s); /* the schedules' time-out is not the search's */
 	symmetry_break(p->enc, s);
-	/* the patience counts from the pass's start (the schedules took the
-	 * formula in), with at least SC_MIN_SECONDS of search */
+	/* the patience counts from the pass's start, with at least
+	 * SC_MIN_SECONDS of search */
 	double t1 = clock_now();
 	while (!found && tries < SC_TRIES &&
 	       problem_ask_until(p->z, s, 0, NULL, deadline) == Z3_L_TRUE) {

@@ -29,12 +29,25 @@ enum first_error_result {
 	FIRST_ERROR_UNKNOWN, /* the solver gave up: d is filled */
 };
 
+/* The caller's formula of the errors above, over p (its model built). */
+typedef Z3_ast first_error_errors_fn(const struct problem *p);
+
+/* An error in the execution of one of the schedules (firsterr.c) of p's
+ * program, shown: 1; none: 0, nothing printed.  p is encoded without its
+ * model (problem_open_program): each execution is judged by the model
+ * built over it alone (problem_open_instance), where errors_of(its
+ * problem) must hold.  Ask it before the model is built over the whole
+ * program, which then need not be built. */
+int first_error_before_model(const struct check_options *opt, const struct problem *p,
+			     first_error_errors_fn *errors_of, FILE *out, FILE *err);
+
 /* An error in one of the first sequentially consistent executions of
  * p's program (an execution where errors, the caller's formula of the
  * errors above, holds), shown: 1; none found: 0, nothing printed.  It
  * asks a solver of its own, of the program alone; its first tries, a
- * few, end when they have taken a few times the first one's time.  Ask
- * it before first_error, which asks the model's solver. */
+ * few, end when they have taken a few times the first one's time; the
+ * schedules first, unless schedules_tried (first_error_before_model asked
+ * them).  Ask it before first_error, which asks the model's solver. */
 int first_error_interleaved(const struct check_options *opt, const struct problem *p,
 			    Z3_ast errors, FILE *out, FILE *err);
 

@@ -78,11 +78,11 @@ Z3_context problem_context(int models)
 	return z;
 }
 
-enum problem_status problem_open(struct problem *p, Z3_context z,
-				 const struct ir_program *prog,
-				 const struct check_options *opt, int unroll,
-				 double deadline, enum enc_arith arith,
-				 struct memlimit *limit, struct diag *d)
+enum problem_status problem_open_program(struct problem *p, Z3_context z,
+					 const struct ir_program *prog,
+					 const struct check_options *opt, int unroll,
+					 double deadline, enum enc_arith arith,
+					 struct memlimit *limit, struct diag *d)
 {
 	*p = (struct problem){.z = z, .prog = prog, .unroll = unroll,
 			      .deadline = deadline, .arith = arith,
@@ -98,26 +98,68 @@ enum problem_status problem_open(struct problem *p, Z3_context z,
 	p->enc = encode_program(z, prog, &eopt, d);
 	if (!p->enc)
 		return PROBLEM_FAILED;
+	if (p->enc->rc.expired || clock_past(deadline)) { /* stopped part-way */
+		encoding_free(p->enc);
+		p->enc = NULL;
+		return PROBLEM_EXPIRED;
+	}
+	p->params = make_params(z, opt, p->enc, arith);
+	return PROBLEM_READY;
+}
+
+enum problem_status problem_add_model(struct problem *p, const struct check_options *opt,
+				      struct diag *d)
+{
 	enum problem_status st = PROBLEM_READY;
 	/* Before the model: its relations over the lock's rf become static.
 	 * --explain lists the candidates, which must not be narrowed. */
-	if (!p->enc->rc.expired && !opt->explain)
+	if (!opt->explain)
 		p->locks_fixed = symmetry_fix_locks(p->enc);
 	if (p->enc->rc.expired) /* stopped part-way: nothing to build on */
 		st = PROBLEM_EXPIRED;
 	else if (!model_build(opt->model, p->enc, opt->explain, &p->m, d))
 		st = PROBLEM_FAILED;
-	else if (p->enc->rc.expired || clock_past(deadline))
+	else if (p->enc->rc.expired || clock_past(p->deadline))
 		st = PROBLEM_EXPIRED;
 	if (st != PROBLEM_READY) {
-		encoding_free(p->enc);
-		p->enc = NULL;
+		problem_close(p);
 		return st;
 	}
-	p->params = make_params(z, opt, p->enc, arith);
 	if (opt->lazy)
 		p->lazy = lazy_new(p);
 	return PROBLEM_READY;
+}
+
+enum problem_status problem_open(struct problem *p, Z3_context z,
+				 const struct ir_program *prog,
+				 const struct check_options *opt, int unroll,
+				 double deadline, enum enc_arith arith,
+				 struct memlimit *limit, struct diag *d)
+{
+	enum problem_status st = problem_open_program(p, z, prog, opt, unroll, deadline,
+						      arith, limit, d);
+	return st == PROBLEM_READY ? problem_add_model(p, opt, d) : st;
+}
+
+int problem_open_instance(struct problem *ip, const struct problem *p, Z3_model m,
+			  struct diag *d)
+{
+	*ip = *p;
+	ip->enc = enc_instance(p->enc, m);
+	ip->m = (struct lkmm){0};
+	ip->lazy = NULL;
+	ip->locks_fixed = 0;
+	if (model_build(p->model, ip->enc, 0, &ip->m, d))
+		return 1;
+	enc_instance_free(ip->enc);
+	*ip = (struct problem){0};
+	return 0;
+}
+
+void problem_close_instance(struct problem *ip)
+{
+	enc_instance_free(ip->enc);
+	*ip = (struct problem){0};
 }
 
 void problem_close(struct problem *p)
@@ -207,6 +249,13 @@ Z3_solver problem_solver(const struct problem *p, unsigned groups, int tuned)
 	Z3_solver_inc_ref(p->z, s);
 	if (tuned)
 		Z3_solver_set_params(p->z, s, p->params);
+	if (tuned == PROBLEM_TUNED_RELEVANT) {
+		Z3_params relevant = Z3_mk_params(p->z);
+		Z3_params_inc_ref(p->z, relevant);
+		Z3_params_set_uint(p->z, relevant, Z3_mk_string_symbol(p->z, "relevancy"), 2);
+		Z3_solver_set_params(p->z, s, relevant);
+		Z3_params_dec_ref(p->z, relevant);
+	}
 	/* A solver that asked for it is the lazy core's: the program
 	 * alone, the model checked by lazy_check.
 	 * Its propagator comes after the program's constraints: started

@@ -92,6 +92,27 @@ enum problem_status problem_open(struct problem *p, Z3_context z,
 				 struct memlimit *limit, struct diag *d);
 void problem_close(struct problem *p);
 
+/* problem_open in two steps: the encoding alone (p->m empty: solvers of
+ * the program only, PG_FACTS | PG_CUT | PG_PROGRAM_DEFS | PG_FILTER), and
+ * the model over it.  problem_add_model closes p unless it returns
+ * PROBLEM_READY. */
+enum problem_status problem_open_program(struct problem *p, Z3_context z,
+					 const struct ir_program *prog,
+					 const struct check_options *opt, int unroll,
+					 double deadline, enum enc_arith arith,
+					 struct memlimit *limit, struct diag *d);
+enum problem_status problem_add_model(struct problem *p, const struct check_options *opt,
+				      struct diag *d);
+
+/* ip: p's model built over the execution m of p's program alone, every
+ * choice of m a constant (encoder.h's enc_instance): its axioms and flags
+ * are m's, decided as they are built.  p (encoded, with or without its
+ * model) must outlive ip; ip's params are p's.  Returns 0 (d filled) when
+ * the model cannot be built.  Close with problem_close_instance. */
+int problem_open_instance(struct problem *ip, const struct problem *p, Z3_model m,
+			  struct diag *d);
+void problem_close_instance(struct problem *ip);
+
 /* Ask s under the n assumptions a (none: n 0), with no time limit of
  * its own; an "unknown" for memory is recorded for the check's memory
  * limit (memlimit_note_unknown).  Every query of a check goes through it
@@ -107,7 +128,13 @@ void problem_assert_range(Z3_context z, Z3_solver s, Z3_ast_vector v,
 			  unsigned from, unsigned to);
 
 /* A new solver (one reference, for Z3_solver_dec_ref) holding groups,
- * with p->params when tuned, else with Z3's defaults. */
+ * with p->params when tuned (1), else with Z3's defaults (0).
+ * PROBLEM_TUNED_RELEVANT: p->params but Z3's relevancy filter left on, for
+ * a solver of the program alone asked under many assumptions
+ * (firsterr.c's schedules): with the filter off, the per-index MCS lock
+ * of 8 threads took 3.0 s to give its first schedule's execution, 0.06 s
+ * with it; the model's solvers are faster without it. */
+#define PROBLEM_TUNED_RELEVANT 2
 Z3_solver problem_solver(const struct problem *p, unsigned groups, int tuned);
 
 /* Ask s whether it is satisfiable under the n assumptions a, ending by

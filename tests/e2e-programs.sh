@@ -18,7 +18,10 @@
 #     a data race, possibly another racing pair than the full answer
 #     picked), re-checked against the model, and says it stopped;
 #  3d. and finds the error of three programs in its first 5 schedules,
-#     the release-less MCS lock's race in the first (waiters queued);
+#     the release-less MCS lock's race in the first (waiters queued),
+#     before the model is built over the whole program (each schedule's
+#     execution judged by the model built over it alone), with the
+#     built-in model and with the kernel's cat files;
 #  4. a litmus test and the C program lkmmc --to-c makes of it get the same
 #     answer (bench/conformance-programs.sh on the kernel's 34 tests and
 #     every test of litmus-tests/).
@@ -186,15 +189,22 @@ done
 # release (bench/gen-families.sh, 3 threads) races in the first: its
 # waiters queue up while the first holds the lock
 bash bench/gen-families.sh --out "$tmp/mcs" --n 3 --families mcs-idx-norel --form c >/dev/null
-for p in counter-nolock ticket-lock-noacq rcu-mp-nosync mcs; do
+for p in counter-nolock ticket-lock-noacq rcu-mp-nosync mcs mcs-cat; do
 	case_begin
-	f=litmus-tests/programs/$p.c want='[1-5]'
-	[ $p = mcs ] && f=$tmp/mcs/mcs-idx-norel-03.c want=1
-	"$LKMMC" --first-error --stats "$f" > "$tmp/first" 2> "$tmp/first.err"
+	f=litmus-tests/programs/$p.c want='[1-5]' model=
+	case $p in mcs*) f=$tmp/mcs/mcs-idx-norel-03.c want=1 ;; esac
+	[ $p = mcs-cat ] && model="--model ${LKMM_DIR:-build/linux/tools/memory-model}"
+	# shellcheck disable=SC2086 # $model: an option and its value, or nothing
+	"$LKMMC" --first-error --stats $model "$f" > "$tmp/first" 2> "$tmp/first.err"
+	# the whole program's model is judged by a circuit, made only then
+	! grep -q '^stats: first error: circuit of' "$tmp/first.err" ||
+		case_fail "$p: the model was built over the whole program before the error was shown"
 	grep -qE "^stats: first error: found in schedule $want " "$tmp/first.err" ||
 		case_fail "$p: --first-error did not find its error in schedule $want: $(grep 'first error: found\|first error: none' "$tmp/first.err")"
 	[ $p != mcs ] || grep -q '^Data race between .* on who$' "$tmp/first" ||
 		case_fail "$p: not the race on who: $(head -3 "$tmp/first")"
+	[ $p != mcs-cat ] || grep -q '^Flag data-race$' "$tmp/first" ||
+		case_fail "$p: not the data-race flag: $(head -3 "$tmp/first")"
 	grep -q '^  re-checked against the model: consistent' "$tmp/first" ||
 		case_fail "$p: the interleaving's error was not re-checked"
 	case_end
