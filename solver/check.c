@@ -569,10 +569,9 @@ static Z3_solver consistent_solver(const struct problem *p)
 	return problem_solver(p, PG_CONSISTENT | PG_LAZY, 1);
 }
 
-/* --first-error (firsterr.h): the errors are a thread assertion failed, a
- * hang, or in an execution herd7's cut keeps a final assert violated or a
- * flag raised.  Returns what program_clean does (BOUNDS_CLEAN_ERRORS when
- * there is none), or -1 when an error was shown, -2 on a time-out (d). */
+/* The errors --first-error looks for in p (firsterr.h): a thread
+ * assertion failed, a hang, or in an execution herd7's cut keeps a final
+ * assert violated or a flag raised. */
 static Z3_ast first_errors(const struct problem *p)
 {
 	int nq;
@@ -580,6 +579,9 @@ static Z3_ast first_errors(const struct problem *p)
 	return z3u_or2(p->z, bounds_errors(p), z3u_and2(p->z, problem_cut(p), verdict));
 }
 
+/* --first-error on p, its model built, when the schedules showed no
+ * error.  Returns what program_clean does (BOUNDS_CLEAN_ERRORS when there
+ * is none), or -1 when an error was shown, -2 on a time-out (d). */
 static int program_first_error(const struct check_options *opt, const struct problem *p,
 			       Z3_solver *s, FILE *out, FILE *err, struct diag *d)
 {
