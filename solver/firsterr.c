@@ -233,11 +233,21 @@ static int sc_try(const struct problem *p, struct sc_pass *sp, Z3_solver s, Z3_m
 }
 
 /* A solver of the program alone, without the model (symmetry breaking
- * is the caller's); relevant: for the schedules (problem.h). */
-static Z3_solver program_solver(const struct problem *p, int relevant)
+ * is the caller's), for Z3's proposals: herd7's cut holds (its
+ * executions run to their ends). */
+static Z3_solver program_solver(const struct problem *p)
 {
-	return problem_solver(p, PG_FACTS | PG_CUT | PG_PROGRAM_DEFS | PG_FILTER,
-			      relevant ? PROBLEM_TUNED_RELEVANT : 1);
+	return problem_solver(p, PG_FACTS | PG_CUT | PG_PROGRAM_DEFS | PG_FILTER, 1);
+}
+
+/* The solver of the schedules: the program alone, herd7's cut left to
+ * each schedule's assumption (a thread that spins forever is a hang
+ * only outside the cut: with the cut asserted, the lost wake-up of
+ * litmus-tests/programs/spin-lost-wakeup.c had no schedule's execution
+ * at all), Z3's relevancy filter on (problem.h). */
+static Z3_solver schedule_solver(const struct problem *p)
+{
+	return problem_solver(p, PG_FACTS | PG_PROGRAM_DEFS | PG_FILTER, PROBLEM_TUNED_RELEVANT);
 }
 
 /* Make the executions of s sequentially consistent: po | rf | co | fr
@@ -530,7 +540,7 @@ int first_error_before_model(const struct check_options *opt, const struct probl
 {
 	double t0 = clock_now();
 	struct instance_judge ij = {.errors_of = errors_of};
-	Z3_solver s = program_solver(p, 1);
+	Z3_solver s = schedule_solver(p);
 	int found = by_schedules(opt, p, judge_by_instance, &ij, s, out, err, t0);
 	Z3_solver_dec_ref(p->z, s);
 	if (opt->stats && ij.unjudged)
@@ -553,7 +563,7 @@ int first_error_interleaved(const struct check_options *opt, const struct proble
 		fprintf(err, "stats: first error: circuit of %d nodes in %.3fs\n",
 			circuit_nodes(sp.c), clock_now() - t0);
 	double deadline = p->deadline;
-	s = program_solver(p, 0);
+	s = program_solver(p);
 	make_sc(p, s);
 	symmetry_break(p->enc, s);
 	/* the patience counts from the pass's start, with at least
