@@ -44,10 +44,10 @@ int first_error_before_model(const struct check_options *opt, const struct probl
 /* An error in one of the first sequentially consistent executions of
  * p's program (an execution where errors, the caller's formula of the
  * errors above, holds), shown: 1; none found: 0, nothing printed.  It
- * asks a solver of its own, of the program alone; its first tries, a
- * few, end when they have taken a few times the first one's time; the
- * schedules first, unless schedules_tried (first_error_before_model asked
- * them).  Ask it before first_error, which asks the model's solver. */
+ * asks a solver of its own, of the program alone, for executions Z3
+ * chooses (first_error_before_model has asked the schedules); its tries,
+ * a few, end when they have taken a few times the first one's time.  Ask
+ * it before first_error, which asks the model's solver. */
 int first_error_interleaved(const struct check_options *opt, const struct problem *p,
 			    Z3_ast errors, FILE *out, FILE *err);
 
