@@ -149,7 +149,8 @@ int problem_open_instance(struct problem *ip, const struct problem *p, Z3_model 
 	ip->m = (struct lkmm){0};
 	ip->lazy = NULL;
 	ip->locks_fixed = 0;
-	if (model_build(p->model, ip->enc, 0, &ip->m, d))
+	/* relations built past the deadline are incomplete: no verdict */
+	if (model_build(p->model, ip->enc, 0, &ip->m, d) && !ip->enc->rc.expired)
 		return 1;
 	enc_instance_free(ip->enc);
 	*ip = (struct problem){0};

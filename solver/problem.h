@@ -107,8 +107,9 @@ enum problem_status problem_add_model(struct problem *p, const struct check_opti
 /* ip: p's model built over the execution m of p's program alone, every
  * choice of m a constant (encoder.h's enc_instance): its axioms and flags
  * are m's, decided as they are built.  p (encoded, with or without its
- * model) must outlive ip; ip's params are p's.  Returns 0 (d filled) when
- * the model cannot be built.  Close with problem_close_instance. */
+ * model) must outlive ip; ip's params are p's.  Returns 0 when the model
+ * cannot be built (d filled) or was not finished by p's deadline or
+ * memory limit.  Close with problem_close_instance. */
 int problem_open_instance(struct problem *ip, const struct problem *p, Z3_model m,
 			  struct diag *d);
 void problem_close_instance(struct problem *ip);
