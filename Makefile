@@ -31,6 +31,8 @@
 #                 of 5-8 threads (bench/gen-random.py, seed 1): table in
 #                 build/bench/random; RANDOM_ARGS="..." passes bench/random.sh
 #                 options (--seed, --count, --timeout)
+#   make bench-z3-intake  how long Z3 takes to take in N Horn clauses that
+#                 need no search (bench/z3-intake.c; docs/benchmarks.md)
 #   make check-kernel-scripts  the kernel's LKMM scripts run lkmmc (kernel/patches)
 #   make check-kernel-corpus   the same scripts judge ../shared/corpus (long)
 #   make check-kernel-trees    the same scripts of Linux 6.12's and 7.2's trees in ../shared
@@ -78,7 +80,7 @@ DEB_PACKAGES := build-essential pkg-config libz3-dev z3 libclang-19-dev \
 	parallel
 
 .PHONY: deb deb-deps check-deb fuzz fuzz-deps fuzz-build asan check-asan
-.PHONY: all deps kernel-tree demo check check-layers unit e2e asan install uninstall conformance conformance-deps conformance-programs conformance-genmc bench bench-random clean \
+.PHONY: all deps kernel-tree demo check check-layers unit e2e asan install uninstall conformance conformance-deps conformance-programs conformance-genmc bench bench-random bench-z3-intake clean \
 	check-kernel-scripts check-kernel-corpus check-kernel-trees check-kernel kernel-deps
 all: lkmmc
 
@@ -149,7 +151,8 @@ unit: $(TEST_BINS)
 e2e: lkmmc kernel-tree
 	@bash tests/e2e.sh
 
-check: check-layers lkmmc unit e2e check-asan check-kernel-scripts
+# (build/bench/z3-intake: built, not run, so that it keeps compiling)
+check: check-layers lkmmc unit e2e check-asan check-kernel-scripts build/bench/z3-intake
 
 # No folder includes one above it (the README's picture; the table is in
 # the script), and the script itself fails on an injected upward include.
@@ -267,6 +270,14 @@ bench: lkmmc kernel-tree
 RANDOM_ARGS ?=
 bench-random: lkmmc
 	@nice bash bench/random.sh $(RANDOM_ARGS)
+
+# Z3's cost of taking in clauses, apart from lkmmc: 40,000 variables and
+# 25,000 to 400,000 Horn clauses (about a minute).
+build/bench/z3-intake: bench/z3-intake.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror $(CFLAGS) -o $@ $< -lz3
+bench-z3-intake: build/bench/z3-intake
+	@for c in 25000 50000 100000 200000 400000; do $< 40000 $$c; done
 
 # libFuzzer harnesses (fuzz/): the library built again with clang 14, whose
 # Debian runtime (libclang-rt-14-dev) has libFuzzer, under ASan and UBSan.

@@ -25,7 +25,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # and model_build (lkmm.c) chooses between it and the built-in LKMM.
 # tests/ and fuzz/ drive everything and may include anything; include/
 # holds the headers given to users' C programs, which include none of
-# lkmmc's; build/ is generated; litmus-tests/ holds lkmmc's inputs.
+# lkmmc's; bench/'s C tools measure Z3 apart from lkmmc and include none
+# of it either; build/ is generated; litmus-tests/ holds lkmmc's inputs.
 layers() {
 	cat <<'EOF'
 common:
@@ -41,6 +42,7 @@ kernel: common frontend
 tests: *
 fuzz: *
 include: -
+bench: -
 EOF
 }
 
