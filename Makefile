@@ -275,7 +275,7 @@ bench-random: lkmmc
 # 25,000 to 400,000 Horn clauses (about a minute).
 build/bench/z3-intake: bench/z3-intake.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -Wall -Wextra -Werror $(CFLAGS) -o $@ $< -lz3
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lz3
 bench-z3-intake: build/bench/z3-intake
 	@for c in 25000 50000 100000 200000 400000; do $< 40000 $$c; done
 
