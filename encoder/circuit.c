@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/scc.h"
 #include "common/xalloc.h"
 #include "encoder/circuit_int.h"
 
@@ -107,6 +108,7 @@ void circuit_free(struct circuit *c)
 {
 	if (!c)
 		return;
+	circuit_inc_free(c);
 	free(c->id);
 	free(c->horn_by_var);
 	free(c->kind);
@@ -314,97 +316,73 @@ static void make_kids(struct circuit *c, int u, size_t *sp)
 	free(tmp);
 }
 
-/* The component on top of the Tarjan stack, down to u, as the next. */
-static void pop_component(struct circuit *c, int u, int *tstack, int *tsp,
-			  unsigned char *on, int from)
+/* The next component: nodes node[0 .. k) (made since `from`). */
+static void add_component(struct circuit *c, const int *node, int k)
 {
 	if ((size_t)c->ncomp + 1 >= c->comps_cap) {
 		c->comps_cap = xgrow_cap(c->comps_cap, (size_t)c->ncomp + 2, 1024);
 		c->comp_start = xrealloc_array(c->comp_start, c->comps_cap, sizeof(int));
 		c->comp_cyclic = xrealloc(c->comp_cyclic, c->comps_cap);
 	}
-	int start = c->prepared, v, self = 0;
-	do {
-		v = tstack[--*tsp];
-		on[v - from] = 0;
-		c->comp[v] = c->ncomp;
-		c->comp_nodes[c->prepared++] = v;
-	} while (v != u);
-	for (int k = 0; k < c->nkid[u]; k++)
-		self |= c->pool[c->first[u] + k] == u;
-	int cyclic = c->prepared - start > 1 || self;
+	int start = c->prepared, self = 0;
+	for (int i = 0; i < k; i++) {
+		c->comp[node[i]] = c->ncomp;
+		c->comp_nodes[c->prepared++] = node[i];
+	}
+	for (int i = 0; k == 1 && i < c->nkid[node[0]]; i++)
+		self |= c->pool[c->first[node[0]] + i] == node[0];
+	int cyclic = k > 1 || self;
 	c->comp_start[c->ncomp] = start;
 	c->comp_cyclic[c->ncomp] = (unsigned char)cyclic;
 	c->ncomp++;
 	c->comp_start[c->ncomp] = c->prepared;
 	for (int i = start; cyclic && i < c->prepared; i++) {
-		int k = c->kind[c->comp_nodes[i]];
-		if (k != CK_AND && k != CK_OR && k != CK_NAMED && k != CK_HORN)
+		int kind = c->kind[c->comp_nodes[i]];
+		if (kind != CK_AND && kind != CK_OR && kind != CK_NAMED && kind != CK_HORN)
 			c->broken = 1; /* not monotone: no least fixpoint */
 	}
 }
 
-/* Components of the nodes made since the last call (Tarjan, iterative;
- * older nodes never reach newer ones), children first. */
+/* Components of the nodes made since the last call (older nodes never
+ * reach newer ones, and their components are done), children first. */
 static void find_components(struct circuit *c)
 {
 	int from = c->prepared, n = c->n, m = n - from;
 	if (m == 0)
 		return;
 	XGROW(c->comp_nodes, c->comp_nodes_cap, (size_t)n, 1024);
-	int *index = xmalloc_array((size_t)m, sizeof(int));
-	int *low = xmalloc_array((size_t)m, sizeof(int));
-	int *pos = xmalloc_array((size_t)m, sizeof(int));
-	int *tstack = xmalloc_array((size_t)m, sizeof(int));
-	int *call = xmalloc_array((size_t)m, sizeof(int));
-	unsigned char *on = xcalloc((size_t)m, 1);
-	for (int i = 0; i < m; i++)
-		index[i] = -1;
-	int counter = 0, tsp = 0;
-	for (int root = from; root < n; root++) {
-		if (index[root - from] >= 0)
-			continue;
-		int csp = 0;
-		call[csp++] = root;
-		index[root - from] = low[root - from] = counter++;
-		pos[root - from] = 0;
-		tstack[tsp++] = root;
-		on[root - from] = 1;
-		while (csp) {
-			int u = call[csp - 1], ui = u - from;
-			if (pos[ui] < c->nkid[u]) {
-				int v = c->pool[c->first[u] + pos[ui]++];
-				if (v < from)
-					continue; /* an older, finished component */
-				int vi = v - from;
-				if (index[vi] < 0) {
-					index[vi] = low[vi] = counter++;
-					pos[vi] = 0;
-					tstack[tsp++] = v;
-					on[vi] = 1;
-					call[csp++] = v;
-				} else if (on[vi] && index[vi] < low[ui]) {
-					low[ui] = index[vi];
-				}
-				continue;
-			}
-			csp--;
-			if (csp) {
-				int p = call[csp - 1] - from;
-				if (low[ui] < low[p])
-					low[p] = low[ui];
-			}
-			if (low[ui] == index[ui])
-				pop_component(c, u, tstack, &tsp, on, from);
+	int *first = xmalloc_array((size_t)m + 1, sizeof(int));
+	size_t nadj = 0;
+	for (int u = from; u < n; u++)
+		nadj += (size_t)c->nkid[u];
+	int *adj = xmalloc_array(nadj + 1, sizeof(int));
+	int k = 0;
+	for (int u = from; u < n; u++) {
+		first[u - from] = k;
+		for (int i = 0; i < c->nkid[u]; i++) {
+			int v = c->pool[c->first[u] + i];
+			if (v >= from)
+				adj[k++] = v - from;
 		}
 	}
+	first[m] = k;
+	int *comp = xmalloc_array((size_t)m + 1, sizeof(int));
+	int *order = xmalloc_array((size_t)m + 1, sizeof(int));
+	scc_components(m, first, adj, comp, order);
+	for (int i = 0; i < m; i++)
+		order[i] += from;
+	for (int i = 0; i < m;) {
+		int j = i;
+		while (j < m && comp[order[j] - from] == comp[order[i] - from])
+			j++;
+		add_component(c, order + i, j - i);
+		i = j;
+	}
 	CHECK(c->prepared == n, "circuit: %d of %d nodes placed", c->prepared, n);
-	free(index);
-	free(low);
-	free(pos);
-	free(tstack);
-	free(call);
-	free(on);
+	free(first);
+	free(adj);
+	free(comp);
+	free(order);
 }
 
 /* Parents inside each cyclic component, for propagation (all nodes:

@@ -24,6 +24,7 @@
 #ifndef LKMMC_CIRCUIT_H
 #define LKMMC_CIRCUIT_H
 
+#include <stddef.h>
 #include <z3.h>
 
 struct rel_ctx;
@@ -80,6 +81,40 @@ void circuit_fix_model(const struct circuit *c, Z3_model m);
 void circuit_cone_defs(struct circuit *c, int node, Z3_ast_vector out);
 /* Forget what circuit_cone_defs returned (a pop took it). */
 void circuit_forget_cone(struct circuit *c);
+
+/*
+ * The bounds kept up to date during a search (circuit_inc.c): started
+ * on the nodes there are (with every atom unknown), circuit_inc_fix
+ * gives one atom its value and re-evaluates what it reaches, so that
+ * circuit_value() on an axiom says 0 as soon as the atoms fixed break it
+ * (a closure's upper bound and an acyclicity check's lower bound wait
+ * for circuit_eval).  circuit_inc_level is a point to come back to with
+ * circuit_inc_undo.  A full evaluation (circuit_eval, _given) overwrites
+ * the bounds: circuit_inc_save before it, circuit_inc_restore after.
+ */
+void circuit_inc_start(struct circuit *c);
+void circuit_inc_free(struct circuit *c);
+void circuit_inc_fix(struct circuit *c, int atom, int value);
+size_t circuit_inc_level(const struct circuit *c);
+void circuit_inc_undo(struct circuit *c, size_t level);
+void circuit_inc_save(struct circuit *c);
+void circuit_inc_restore(struct circuit *c);
+/* An axiom's node: the axioms need it true.  An acyclicity check they
+ * need then implies atoms: after circuit_inc_fix, circuit_inc_implied
+ * of them, each a literal (2 * atom + value) with the atoms whose
+ * current values force it (premises, *n of them, valid until the next
+ * circuit_inc_fix): an edge still open that would close a cycle of
+ * surely true edges is false, and so are the atoms that would make it
+ * true. */
+void circuit_inc_require(struct circuit *c, int node);
+/* Node's bounds are read (circuit_value): kept up to date.  A node
+ * neither followed nor reached by what is required keeps its bounds of
+ * the start (or what was needed of them). */
+void circuit_inc_follow(struct circuit *c, int node);
+int circuit_inc_implied(const struct circuit *c);
+int circuit_inc_implied_lit(const struct circuit *c, int k, const int **premises, int *n);
+/* Bounds changed so far (for --stats). */
+long circuit_inc_changes(const struct circuit *c);
 
 /* Nodes, atoms (for --stats). */
 int circuit_nodes(const struct circuit *c);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/check.h"
+#include "common/scc.h"
 #include "common/xalloc.h"
 #include "encoder/circuit_int.h"
 /* ---- evaluating ---- */
@@ -104,14 +105,29 @@ static int acyc_path(const struct circuit *c, const struct acyc_graph *g, int a,
 	return len;
 }
 
+/* The strongly connected components of g into comp[]: an edge lies on
+ * a cycle exactly when its ends share one. */
+static void acyc_components(const struct circuit *c, const struct acyc_graph *g, int *comp)
+{
+	int n = g->n, m = g->first[n];
+	int *target = xmalloc_array((size_t)m + 1, sizeof(int));
+	for (int e = 0; e < m; e++)
+		target[e] = c->edge[g->out[e]] / 2 % n;
+	scc_components(n, g->first, target, comp, NULL);
+	free(target);
+}
+
 /* A cycle of check u's surely true edges through a strict one, shortest
  * among the first few tried, into cyc (pool slots); its length, 0 when
- * there is none. */
+ * there is none.  Only strict edges inside a component are tried: the
+ * others have no path back. */
 int circuit_acyc_cycle(const struct circuit *c, int u, int *cyc)
 {
 	int n = c->rc->n;
 	struct acyc_graph g;
 	acyc_graph(c, u, &g);
+	int *comp = xmalloc_array((size_t)n + 1, sizeof(int));
+	acyc_components(c, &g, comp);
 	int *path = xmalloc_array((size_t)n + 1, sizeof(int));
 	int best = 0, tried = 0;
 	for (int k = 0; k < c->nkid[u] && tried < 8; k++) {
@@ -119,6 +135,8 @@ int circuit_acyc_cycle(const struct circuit *c, int u, int *cyc)
 		if (!(e & 1) || !c->lo[c->pool[slot]])
 			continue;
 		int i = e / 2 / n, j = e / 2 % n;
+		if (comp[i] != comp[j])
+			continue;
 		int len = acyc_path(c, &g, j, i, path);
 		if (len < 0)
 			continue;
@@ -132,6 +150,7 @@ int circuit_acyc_cycle(const struct circuit *c, int u, int *cyc)
 			break;
 	}
 	free(path);
+	free(comp);
 	free(g.first);
 	free(g.out);
 	return best;
@@ -158,7 +177,7 @@ static void junction(struct circuit *c, int u, int and)
 }
 
 /* u's bounds from its children's (u outside any cycle). */
-static void node_bounds(struct circuit *c, Z3_model m, int u, int *ok)
+void circuit_node_bounds(struct circuit *c, Z3_model m, int u, int *ok)
 {
 	int a = c->nkid[u] > 0 ? circuit_kid(c, u, 0) : -1;
 	int b = c->nkid[u] > 1 ? circuit_kid(c, u, 1) : -1;
@@ -280,7 +299,7 @@ static int eval_upto(struct circuit *c, Z3_model m, int upto)
 		}
 		int u = c->comp_nodes[c->comp_start[comp]];
 		c->reason[u] = -1;
-		node_bounds(c, m, u, &ok);
+		circuit_node_bounds(c, m, u, &ok);
 	}
 	return ok;
 }

@@ -1,8 +1,10 @@
 /*
- * circuit_int.h - the circuit's nodes, shared by its three files (not
- * for other users: circuit.h is the interface).  circuit.c compiles
+ * circuit_int.h - the circuit's nodes, shared by its files (not for
+ * other users: circuit.h is the interface).  circuit.c compiles
  * formulas into nodes and their components and answers for the model's
- * definitions; circuit_eval.c evaluates them; circuit_why.c justifies a
+ * definitions; circuit_eval.c evaluates them; circuit_inc.c keeps their
+ * bounds during a search, circuit_imply.c what the axioms force then;
+ * circuit_why.c justifies a
  * value.
  */
 #ifndef LKMMC_CIRCUIT_INT_H
@@ -78,6 +80,9 @@ struct circuit {
 	Z3_ast *lits;
 	int *lit_atoms;         /* the atoms of lits */
 	size_t nlits, lits_cap;
+	int make_lits;          /* the justification's Z3 literals too */
+	struct circuit_inc *inc; /* the bounds kept during a search
+				  * (circuit_inc.c), NULL: none */
 };
 
 /* Push v on c's scratch stack (*sp entries). */
@@ -93,5 +98,97 @@ static inline int circuit_kid(const struct circuit *c, int u, int k)
  * into cyc (pool slots, room for the events); its length, 0: none
  * (circuit_eval.c). */
 int circuit_acyc_cycle(const struct circuit *c, int u, int *cyc);
+
+/* The atoms (circuit_justified_atoms) whose values force each of
+ * wanted[0 .. n) (2 * node + value, each surely so), together; their
+ * number.  No Z3 literal is made (circuit_why.c). */
+int circuit_justify_atoms(struct circuit *c, const int *wanted, int n);
+
+/* An acyclicity check's possible edges by source event: pool slots in
+ * out[first[i] .. first[i + 1]). */
+struct inc_acyc {
+	int node;
+	int *first, *out;
+	int *in_first, *in;     /* by target event, the same way */
+	/* the surely true ones, kept as they come and go: from source
+	 * event i, lo_out[first[i] .. first[i] + nlo_out[i]); into j,
+	 * lo_in[in_first[j] .. in_first[j] + nlo_in[j]) */
+	int *lo_out, *nlo_out, *lo_in, *nlo_in;
+};
+
+enum { NEED_LO = 1, NEED_HI = 2 };
+
+struct circuit_inc {
+	int nodes;              /* the nodes it follows: 0 .. nodes */
+	int *par_first, *par;   /* per node: where it is a child of a
+				 * followed node that reads its bounds:
+				 * pool slot * 4 + the bounds read */
+	int *owner;             /* per pool slot of a followed node: it
+				 * and the child there (side by side:
+				 * one memory access) */
+	int prepared;           /* the parents' lists are up to date */
+	struct inc_acyc *acyc;
+	int nacyc;
+	int *acyc_of;           /* per node: 1 + its inc_acyc, 0: none */
+	int *trail;             /* per change: node * 4 + old lo * 2 + old hi */
+	size_t ntrail, trail_cap;
+	int *atrail;            /* per surely true edge listed: its check,
+				 * its slot, the trail's length then */
+	size_t natrail, atrail_cap;
+	int *queue;             /* pool slots whose child changed */
+	size_t queue_cap;
+	/* the state circuit_inc_save put aside */
+	unsigned char *save_lo, *save_hi;
+	int *save_reason;
+	/* breadth-first search of a cycle: (event, strict seen) states */
+	int *seen, *bfs;
+	unsigned seen_cur;
+	long changes;
+	unsigned char *need;     /* per node: which of its bounds anyone
+				  * reads (NEED_LO, NEED_HI); the others
+				  * are left as they are, still bounds */
+	/* propagation (circuit_imply.c): atoms the axioms force false,
+	 * each with the atoms that force it */
+	unsigned char *required; /* per node: the axioms need it true */
+	unsigned char *req_false; /* per node: the axioms need it false */
+	int *bseen, *bbfs;       /* the backward search's states */
+	int *fvia, *bvia;        /* per state: slot * 2 + the previous
+				  * state's strictness, -1: the start */
+	int *imp_lit;            /* per implied atom: 2 * atom + value */
+	int *imp_first, *imp_nprem; /* its premises: imp_nprem[k] from
+				  * imp_prem[imp_first[k]] */
+	int *imp_prem;
+	size_t nimp, imp_cap, nprem, prem_cap;
+	int *want;               /* scratch: nodes to justify */
+	size_t nwant, want_cap;
+	unsigned *atom_stamp;    /* per atom: implied in this batch */
+	unsigned batch;
+	long implied;
+};
+
+/* Which bounds of node u are read (NEED_LO, NEED_HI): marked, and what
+ * they are made of (circuit_inc.c). */
+void circuit_inc_need(struct circuit *c, int u, int need);
+/* Breadth-first over (event, strict seen) states along check a's surely
+ * true edges, forward (out-edges) or backward (in-edges), from state
+ * start (event * 2 + strict); each state reached keeps in fvia or bvia
+ * the slot that reached it and the state before's strictness (slot * 2 +
+ * strict, -1: the start), and seen / bseen the search's stamp
+ * (seen_cur).  Stops when state stop (>= 0) is reached: returns whether
+ * it was (circuit_inc.c). */
+int circuit_acyc_search(struct circuit *c, const struct inc_acyc *a, int backward, int start,
+			int stop);
+/* circuit_imply.c: a new fix's implications start empty; node (2 *
+ * node + value) joins the premises being gathered; the implications of
+ * check a's new surely true edge in slot, and of and node u's child
+ * changing. */
+void circuit_imply_reset(struct circuit *c);
+void circuit_imply_want(struct circuit_inc *in, int node, int value);
+void circuit_imply_acyc(struct circuit *c, const struct inc_acyc *a, int slot);
+void circuit_imply_and(struct circuit *c, int u);
+
+/* Node u's bounds from its children's (u outside any cycle; an atom's
+ * from m or the given values, clearing *ok when unknown). */
+void circuit_node_bounds(struct circuit *c, Z3_model m, int u, int *ok);
 
 #endif

@@ -19,7 +19,7 @@ static void add_lit(struct circuit *c, int u, int want)
 		c->lit_atoms = xrealloc_array(c->lit_atoms, c->lits_cap, sizeof(int));
 	}
 	c->lit_atoms[c->nlits] = c->atom_of[u];
-	c->lits[c->nlits++] = want ? c->ast[u] : Z3_mk_not(c->z, c->ast[u]);
+	c->lits[c->nlits++] = !c->make_lits ? NULL : want ? c->ast[u] : Z3_mk_not(c->z, c->ast[u]);
 }
 
 /* Node v wanted surely true (want 1) or surely false (0), on the stack
@@ -134,15 +134,18 @@ static void justify_node(struct circuit *c, int u, int w, size_t *sp)
  * atoms found keep their values.  A true or-like node in a cycle follows
  * the child that made it true, which became true before it: no loop.
  */
-int circuit_justify(struct circuit *c, int node, Z3_ast **lits)
+/* Justify each of wanted[0..n) (2 * node + value), together. */
+static int justify_walk(struct circuit *c, const int *wanted, int n, int make_lits)
 {
 	c->nlits = 0;
+	c->make_lits = make_lits;
 	if (++c->cur == 0) { /* the stamps wrapped around */
 		memset(c->stamp, 0, sizeof(unsigned) * (size_t)c->n);
 		c->cur = 1;
 	}
 	size_t sp = 0;
-	want(c, &sp, node, c->lo[node]);
+	for (int i = 0; i < n; i++)
+		want(c, &sp, wanted[i] / 2, wanted[i] & 1);
 	while (sp) {
 		int x = c->stack[--sp], u = x / 2;
 		if (c->stamp[u] == c->cur)
@@ -150,8 +153,20 @@ int circuit_justify(struct circuit *c, int node, Z3_ast **lits)
 		c->stamp[u] = c->cur;
 		justify_node(c, u, x & 1, &sp);
 	}
-	*lits = c->lits;
 	return (int)c->nlits;
+}
+
+int circuit_justify(struct circuit *c, int node, Z3_ast **lits)
+{
+	int wanted = 2 * node + c->lo[node];
+	int k = justify_walk(c, &wanted, 1, 1);
+	*lits = c->lits;
+	return k;
+}
+
+int circuit_justify_atoms(struct circuit *c, const int *wanted, int n)
+{
+	return justify_walk(c, wanted, n, 0);
 }
 
 const int *circuit_justified_atoms(const struct circuit *c)

@@ -10,6 +10,7 @@
 #include "common/arena.h"
 #include "common/clock.h"
 #include "common/memlimit.h"
+#include "common/scc.h"
 #include "common/xalloc.h"
 #include "encoder/pattern.h"
 #include "encoder/rel_int.h"
@@ -578,82 +579,25 @@ rel_t rel_star(struct rel_ctx *rc, rel_t a, const char *name)
 	return rel_opt(rc, rel_plus(rc, a, name));
 }
 
-/* Tarjan's SCCs over the may-graph; comp[v] = component id. */
-struct scc_state {
-	struct rel_ctx *rc;
-	rel_t a;
-	int *index, *low, *stack, *comp, *onstack;
-	int sp, counter, ncomp;
-};
-
-static void scc_visit(struct scc_state *st, int v)
-{
-	/* Iterative to avoid deep recursion on long chains. */
-	int n = st->rc->n;
-	int *next = xcalloc((size_t)n, sizeof(int));
-	int *call = xmalloc(sizeof(int) * (size_t)n);
-	int depth = 0;
-	call[depth++] = v;
-	st->index[v] = st->low[v] = st->counter++;
-	st->stack[st->sp++] = v;
-	st->onstack[v] = 1;
-	while (depth) {
-		int u = call[depth - 1];
-		if (next[u] < n) {
-			int w = next[u]++;
-			if (!REL_AT(st->a, n, u, w))
-				continue;
-			if (st->index[w] < 0) {
-				st->index[w] = st->low[w] = st->counter++;
-				st->stack[st->sp++] = w;
-				st->onstack[w] = 1;
-				call[depth++] = w;
-			} else if (st->onstack[w] && st->index[w] < st->low[u]) {
-				st->low[u] = st->index[w];
-			}
-			continue;
-		}
-		if (st->low[u] == st->index[u]) {
-			int w;
-			do {
-				w = st->stack[--st->sp];
-				st->onstack[w] = 0;
-				st->comp[w] = st->ncomp;
-			} while (w != u);
-			st->ncomp++;
-		}
-		depth--;
-		if (depth) {
-			int p = call[depth - 1];
-			if (st->low[u] < st->low[p])
-				st->low[p] = st->low[u];
-		}
-	}
-	free(next);
-	free(call);
-}
-
 /* The strongly connected component of each event in a's may-graph
  * (malloc'ed, n entries). */
 static int *scc_of(struct rel_ctx *rc, rel_t a)
 {
-	int n = rc->n;
-	struct scc_state st = {.rc = rc, .a = a};
-	st.index = xmalloc(sizeof(int) * (size_t)n);
-	st.low = xmalloc(sizeof(int) * (size_t)n);
-	st.stack = xmalloc(sizeof(int) * (size_t)n);
-	st.comp = xmalloc(sizeof(int) * (size_t)n);
-	st.onstack = xcalloc((size_t)n, sizeof(int));
-	for (int v = 0; v < n; v++)
-		st.index[v] = -1;
-	for (int v = 0; v < n; v++)
-		if (st.index[v] < 0)
-			scc_visit(&st, v);
-	free(st.index);
-	free(st.low);
-	free(st.stack);
-	free(st.onstack);
-	return st.comp;
+	int n = rc->n, m = 0;
+	int *first = xmalloc_array((size_t)n + 1, sizeof(int));
+	int *adj = xmalloc_array((size_t)n * (size_t)n + 1, sizeof(int));
+	for (int u = 0; u < n; u++) {
+		first[u] = m;
+		for (int w = 0; w < n; w++)
+			if (REL_AT(a, n, u, w))
+				adj[m++] = w;
+	}
+	first[n] = m;
+	int *comp = xmalloc_array((size_t)n + 1, sizeof(int));
+	scc_components(n, first, adj, comp, NULL);
+	free(first);
+	free(adj);
+	return comp;
 }
 
 void rel_record_acyclic(struct rel_ctx *rc, Z3_ast holds, rel_t strict, rel_t weak)

@@ -475,11 +475,12 @@ static void print_stats(struct checker *c, const struct problem *p, const struct
 	if (p->lazy) {
 		struct lazy_stats ls;
 		lazy_get_stats(p->lazy, &ls);
-		fprintf(c->err, "stats: lazy: %d nodes, %d atoms; %ld conflicts in the search, "
+		fprintf(c->err, "stats: lazy: %d nodes, %d atoms; %ld conflicts in the search, %ld atoms implied, "
 			"%ld executions ruled out after it, %ld clauses; %ld literals; "
-			"%.3fs in Z3, %.3fs in the circuit\n",
-			ls.nodes, ls.atoms, ls.conflicts, ls.rounds, ls.clauses, ls.lits, ls.solve_s,
-			ls.eval_s);
+			"%.3fs in Z3, of which %.3fs keeping the circuit's bounds (%ld changes); "
+			"%.3fs in full evaluations\n",
+			ls.nodes, ls.atoms, ls.conflicts, ls.implied, ls.rounds, ls.clauses, ls.lits, ls.solve_s,
+			ls.inc_s, ls.changes, ls.eval_s);
 	}
 	/* the relations that cost most definitions: where relation
 	 * analysis (fewer possible pairs) would pay */

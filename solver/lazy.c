@@ -5,18 +5,22 @@
  * Z3 holds the program alone.  Its user propagator (Z3 4.8.12: fixed,
  * final, push and pop callbacks) tells the core the values the search
  * gives the axioms' atoms (each registered through a Boolean proxy, see
- * start_propagator).  At each complete assignment the circuit evaluates
- * the axioms; each broken one is a conflict whose premises are the atoms
- * of its justification (a cycle's edges back to the rf, co and guard
- * choices that made them), and the search goes on from there, keeping
- * what it learnt.  lazy_check then evaluates the model the search
- * returns once more, in Z3's model: a question that names the model's
- * relations gets their definitions asserted beside it, and an execution
- * that still breaks something is ruled out by an asserted clause.
+ * start_propagator).  Each value goes into the circuit's incremental
+ * bounds (circuit_inc_fix), and an axiom they break is a conflict at
+ * once, whose premises are the atoms of its justification (a cycle's
+ * edges back to the rf, co and guard choices that made them); what the
+ * axioms force (an edge that would close a cycle is false) goes back to
+ * the search as propagations, with their premises as reasons.  Pop
+ * callbacks undo the bounds with the search.  At a complete assignment
+ * the circuit evaluates everything once (a negated closure waits for
+ * that).  lazy_check then evaluates the model the search returns once
+ * more, in Z3's model: a question that names the model's relations gets
+ * their definitions asserted beside it, and an execution that still
+ * breaks something is ruled out by an asserted clause.
  *
- * Tried and left out: checking partial assignments (the circuit's bounds,
- * every k atoms fixed): each check walks the whole circuit, which cost
- * more than the earlier conflicts saved (docs/benchmarks.md).
+ * Tried before: checking partial assignments by walking the whole
+ * circuit every k atoms fixed cost more than the earlier conflicts saved
+ * (docs/benchmarks.md); the incremental bounds replaced it.
  */
 #include "solver/lazy.h"
 
@@ -42,6 +46,7 @@ struct lazy {
 	unsigned *id_of_atom;
 	unsigned nids;
 	signed char *val;    /* per atom: 1, 0, -1 not fixed */
+	Z3_ast *proxy;       /* per atom: the Boolean registered for it */
 	int *trail;          /* atoms fixed, in order */
 	size_t ntrail, trail_cap;
 	size_t *mark;        /* per open scope: the trail's length */
@@ -50,6 +55,8 @@ struct lazy {
 	size_t premise_cap;
 	unsigned def_scope;  /* the deepest scope definitions were
 			      * asserted in */
+	signed char *before; /* per axiom: its value before an atom's
+			      * propagation */
 	struct lazy_stats st;
 };
 
@@ -96,6 +103,8 @@ void lazy_free(struct lazy *lz)
 	free(lz->trail);
 	free(lz->mark);
 	free(lz->premise);
+	free(lz->before);
+	free(lz->proxy);
 	free(lz);
 }
 
@@ -104,18 +113,20 @@ void lazy_free(struct lazy *lz)
 static void on_push(void *ctx)
 {
 	struct lazy *lz = ctx;
-	XGROW(lz->mark, lz->mark_cap, lz->nmark + 1, 64);
+	XGROW(lz->mark, lz->mark_cap, lz->nmark + 2, 64);
 	lz->mark[lz->nmark++] = lz->ntrail;
+	lz->mark[lz->nmark++] = circuit_inc_level(lz->c);
 }
 
 static void on_pop(void *ctx, unsigned n)
 {
 	struct lazy *lz = ctx;
-	CHECK(n <= lz->nmark, "lazy: pop of %u scopes, %zu open", n, lz->nmark);
-	lz->nmark -= n;
+	CHECK(2 * (size_t)n <= lz->nmark, "lazy: pop of %u scopes, %zu open", n, lz->nmark / 2);
+	lz->nmark -= 2 * (size_t)n;
 	size_t keep = lz->mark[lz->nmark];
 	while (lz->ntrail > keep)
 		lz->val[lz->trail[--lz->ntrail]] = -1;
+	circuit_inc_undo(lz->c, lz->mark[lz->nmark + 1]);
 }
 
 /* Z3 copies a solver only for tactics and parallel search, which the
@@ -128,10 +139,10 @@ static void *on_fresh(void *ctx, Z3_context z)
 
 /* Each axiom the atoms fixed so far break is a conflict whose premises
  * are the atoms of its justification. */
-static void conflicts(struct lazy *lz, Z3_solver_callback cb)
+static void conflicts(struct lazy *lz, Z3_solver_callback cb, const signed char *before)
 {
 	for (int i = 0; i < lz->naxioms; i++) {
-		if (circuit_value(lz->c, lz->axiom[i]) != 0)
+		if (circuit_value(lz->c, lz->axiom[i]) != 0 || (before && before[i] == 0))
 			continue;
 		Z3_ast *lits;
 		int k = circuit_justify(lz->c, lz->axiom[i], &lits);
@@ -146,16 +157,48 @@ static void conflicts(struct lazy *lz, Z3_solver_callback cb)
 	}
 }
 
+/* What the atoms fixed so far imply (an edge that would close a cycle
+ * is false), each with the atoms that imply it. */
+static void implied(struct lazy *lz, Z3_solver_callback cb)
+{
+	int n = circuit_inc_implied(lz->c);
+	for (int k = 0; k < n; k++) {
+		const int *prem;
+		int np, lit = circuit_inc_implied_lit(lz->c, k, &prem, &np);
+		int atom = lit / 2;
+		if (lz->val[atom] >= 0)
+			continue; /* fixed already (its callback comes later) */
+		XGROW(lz->premise, lz->premise_cap, (size_t)np + 1, 64);
+		for (int j = 0; j < np; j++)
+			lz->premise[j] = lz->id_of_atom[prem[j]];
+		Z3_ast conseq = lit & 1 ? lz->proxy[atom] : Z3_mk_not(lz->z, lz->proxy[atom]);
+		Z3_solver_propagate_consequence(lz->z, cb, (unsigned)np, lz->premise, 0, NULL, NULL,
+						conseq);
+		lz->st.implied++;
+	}
+}
+
 static void on_fixed(void *ctx, Z3_solver_callback cb, unsigned id, Z3_ast value)
 {
 	struct lazy *lz = ctx;
-	(void)cb;
-	if (id >= lz->nids)
-		return;
+	if (id >= lz->nids || lz->atom_of_id[id] < 0)
+		return; /* fixed while registered: the final check has it */
 	int a = lz->atom_of_id[id];
+	if (lz->val[a] >= 0)
+		return;
 	lz->val[a] = Z3_get_bool_value(lz->z, value) == Z3_L_TRUE;
 	XGROW(lz->trail, lz->trail_cap, lz->ntrail + 1, 1024);
 	lz->trail[lz->ntrail++] = a;
+	/* the axioms the atoms fixed so far break, as soon as they do */
+	double t0 = clock_now();
+	for (int i = 0; i < lz->naxioms; i++)
+		lz->before[i] = (signed char)circuit_value(lz->c, lz->axiom[i]);
+	circuit_inc_fix(lz->c, a, lz->val[a]);
+	long before = lz->st.conflicts;
+	conflicts(lz, cb, lz->before);
+	if (lz->st.conflicts == before)
+		implied(lz, cb);
+	lz->st.inc_s += clock_now() - t0;
 }
 
 /* A complete assignment (every atom fixed). */
@@ -163,9 +206,12 @@ static void on_final(void *ctx, Z3_solver_callback cb)
 {
 	struct lazy *lz = ctx;
 	double t0 = clock_now();
+	/* what only a complete assignment decides (a negated closure) */
+	circuit_inc_save(lz->c);
 	if (circuit_eval_given(lz->c, lz->val, lz->nnodes))
-		conflicts(lz, cb);
+		conflicts(lz, cb, NULL);
 	/* else an atom is not fixed: lazy_check's own check decides */
+	circuit_inc_restore(lz->c);
 	lz->st.eval_s += clock_now() - t0;
 }
 
@@ -180,6 +226,15 @@ static void start_propagator(struct lazy *lz, Z3_solver s)
 	lz->nnodes = circuit_nodes(lz->c);
 	lz->id_of_atom = xmalloc_array((size_t)lz->natoms + 1, sizeof(unsigned));
 	lz->val = xmalloc_array((size_t)lz->natoms + 1, 1);
+	lz->proxy = xmalloc_array((size_t)lz->natoms + 1, sizeof(Z3_ast));
+	for (int a = 0; a < lz->natoms; a++)
+		lz->val[a] = -1;
+	/* ready before the first callback: registering a term calls push
+	 * for each scope the solver has open */
+	lz->before = xmalloc((size_t)lz->naxioms + 1);
+	circuit_inc_start(lz->c);
+	for (int i = 0; i < lz->naxioms; i++)
+		circuit_inc_require(lz->c, lz->axiom[i]);
 	for (int a = 0; a < lz->natoms; a++) {
 		/* A proxy: an atom registered itself would be the user
 		 * theory's term, no longer arithmetic's (its integers got
@@ -187,8 +242,8 @@ static void start_propagator(struct lazy *lz, Z3_solver s)
 		Z3_ast proxy = Z3_mk_fresh_const(z, "lazy", Z3_mk_bool_sort(z));
 		Z3_solver_assert(z, s, Z3_mk_eq(z, proxy, circuit_atom(lz->c, a)));
 		unsigned id = Z3_solver_propagate_register(z, s, proxy);
+		lz->proxy[a] = proxy;
 		lz->id_of_atom[a] = id;
-		lz->val[a] = -1;
 		if (id >= lz->nids) {
 			unsigned cap = id + 1;
 			lz->atom_of_id = xrealloc_array(lz->atom_of_id, cap, sizeof(int));
@@ -230,6 +285,7 @@ void lazy_get_stats(const struct lazy *lz, struct lazy_stats *st)
 	*st = lz->st;
 	st->nodes = circuit_nodes(lz->c);
 	st->atoms = circuit_atoms(lz->c);
+	st->changes = circuit_inc_changes(lz->c);
 }
 
 /* Assert "not all of the justification of node", or with extra (NULL:
@@ -303,10 +359,12 @@ Z3_lbool lazy_check(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
 			break;
 		Z3_model m = Z3_solver_get_model(z, s);
 		Z3_model_inc_ref(z, m);
+		circuit_inc_save(lz->c);
 		int ok = circuit_eval(lz->c, m);
 		int added = ok ? refine(lz, s, n, a, anode) : 0;
 		if (ok && !added)
 			circuit_fix_model(lz->c, m);
+		circuit_inc_restore(lz->c);
 		Z3_model_dec_ref(z, m);
 		lz->st.eval_s += clock_now() - t1;
 		if (!ok)

@@ -54,10 +54,14 @@ struct lazy_stats {
 			 * the search (their clauses asserted) */
 	long conflicts; /* broken axioms the propagator reported inside
 			 * the search */
+	long implied;   /* atoms the propagator set (an edge closing a
+			 * cycle is false) */
 	long clauses;   /* clauses added */
 	long lits;      /* their literals */
-	double eval_s;  /* seconds in the circuit (evaluate, justify) */
+	double eval_s;  /* seconds in the circuit's full evaluations */
+	double inc_s;   /* seconds keeping its bounds during the search */
 	double solve_s; /* seconds in Z3 */
+	long changes;   /* bounds changed during the search */
 	int nodes, atoms;
 };
 void lazy_get_stats(const struct lazy *lz, struct lazy_stats *st);

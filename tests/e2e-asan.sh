@@ -49,4 +49,5 @@ run "the kernel's tests, --lazy --model" --lazy --model "$LKMM_DIR" "$LKMM_DIR"/
 bash bench/gen-families.sh --out "$tmp/long" --n 100 --families long-xy,long-plain --form litmus > /dev/null
 run "long threads, --exists-only --witness" --exists-only --witness "$tmp"/long/*.litmus
 run "long threads, full mode" "$tmp"/long/*.litmus
+run "a long-thread test, --lazy" --lazy --exists-only "$tmp"/long/long-xy-*.litmus
 report

@@ -213,6 +213,114 @@ static void test_unknown_atoms(void **state)
 	circuit_free(c);
 }
 
+/*
+ * The bounds kept during a search (circuit_inc_*): atoms fixed one at a
+ * time in a random order, with levels taken back now and then.  At every
+ * step each node's bounds are no tighter than a full evaluation of the
+ * same partial assignment gives, as tight for a closure's lower bound
+ * and for a cycle already there, and undoing a level gives back exactly
+ * the values it had.
+ */
+static void test_incremental(void **state)
+{
+	struct tu_rel *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	Z3_context z = f->z;
+	srand(23);
+	for (int round = 0; round < 40; round++) {
+		struct graph g;
+		random_graph(rc, &g, 100 + round);
+		rel_t plus = rel_plus(rc, g.a, "iplus");
+		Z3_ast acyc = rel_acyclic(rc, g.a, "ia");
+		struct circuit *c = circuit_new(rc);
+		int acyc_node = circuit_root(c, acyc), plus_node[N * N], neg_node[N * N];
+		for (int k = 0; k < N * N; k++) {
+			Z3_ast e = REL_AT(plus, N, k / N, k % N);
+			plus_node[k] = e ? circuit_root(c, e) : -1;
+			neg_node[k] = e ? circuit_root(c, Z3_mk_not(z, e)) : -1;
+		}
+		int nn = circuit_nodes(c), na = circuit_atom_count(c);
+		signed char *full = atom_values(c, &g, z);
+		signed char *given = malloc((size_t)na + 1);
+		int *order = malloc(sizeof(int) * ((size_t)na + 1));
+		int *snap = malloc(sizeof(int) * (size_t)nn * ((size_t)na + 1));
+		size_t *level = malloc(sizeof(size_t) * ((size_t)na + 1));
+		int *inc = malloc(sizeof(int) * (size_t)nn);
+		for (int k = 0; k < na; k++) {
+			given[k] = -1;
+			order[k] = k;
+		}
+		for (int k = na - 1; k > 0; k--) {
+			int r = rand() % (k + 1), t = order[k];
+			order[k] = order[r];
+			order[r] = t;
+		}
+		circuit_inc_start(c);
+		circuit_inc_follow(c, acyc_node);
+		for (int k = 0; k < N * N; k++)
+			if (plus_node[k] >= 0) {
+				circuit_inc_follow(c, plus_node[k]);
+				circuit_inc_follow(c, neg_node[k]);
+			}
+		int fixed = 0;
+		while (fixed < na) {
+			level[fixed] = circuit_inc_level(c);
+			for (int u = 0; u < nn; u++)
+				snap[(size_t)fixed * (size_t)nn + (size_t)u] = circuit_value(c, u);
+			int a = order[fixed++];
+			given[a] = full[a];
+			circuit_inc_fix(c, a, given[a]);
+			for (int u = 0; u < nn; u++)
+				inc[u] = circuit_value(c, u);
+			circuit_inc_save(c);
+			circuit_eval_given(c, given, nn);
+			for (int u = 0; u < nn; u++) {
+				int ex = circuit_value(c, u);
+				/* known values agree; none known that is not */
+				if (inc[u] >= 0)
+					assert_int_equal(inc[u], ex);
+			}
+			for (int k = 0; k < N * N; k++)
+				if (plus_node[k] >= 0 && circuit_value(c, plus_node[k]) == 1)
+					assert_int_equal(inc[plus_node[k]], 1);
+			if (circuit_value(c, acyc_node) == 0)
+				assert_int_equal(inc[acyc_node], 0);
+			circuit_inc_restore(c);
+			for (int u = 0; u < nn; u++)
+				assert_int_equal(circuit_value(c, u), inc[u]);
+			if (inc[acyc_node] == 0) {
+				/* its justification is made of atoms fixed so far */
+				Z3_ast *lits;
+				int k = circuit_justify(c, acyc_node, &lits);
+				const int *atoms = circuit_justified_atoms(c);
+				for (int l = 0; l < k; l++)
+					assert_true(given[atoms[l]] >= 0);
+			}
+			if (rand() % 4 == 0) {
+				/* take back the last few atoms */
+				int back = fixed - 1 - rand() % (fixed < 3 ? fixed : 3);
+				circuit_inc_undo(c, level[back]);
+				for (int u = 0; u < nn; u++)
+					assert_int_equal(circuit_value(c, u),
+							 snap[(size_t)back * (size_t)nn + (size_t)u]);
+				while (fixed > back)
+					given[order[--fixed]] = -1;
+			}
+		}
+		for (int k = 0; k < N * N; k++)
+			if (neg_node[k] >= 0)
+				assert_true(circuit_value(c, neg_node[k]) != 1 ||
+					    circuit_value(c, plus_node[k]) == 0);
+		free(full);
+		free(given);
+		free(order);
+		free(snap);
+		free(level);
+		free(inc);
+		circuit_free(c);
+	}
+}
+
 /* v <= not v has no least fixpoint: refused. */
 static void test_negation_in_recursion(void **state)
 {
@@ -230,6 +338,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_closure_and_cycles, setup, tu_rel_close),
 		cmocka_unit_test_setup_teardown(test_unknown_atoms, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_incremental, setup, tu_rel_close),
 		cmocka_unit_test_setup_teardown(test_negation_in_recursion, setup, tu_rel_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
