@@ -288,12 +288,12 @@ void lazy_get_stats(const struct lazy *lz, struct lazy_stats *st)
 	st->changes = circuit_inc_changes(lz->c);
 }
 
-/* Assert "not all of the justification of node", or with extra (NULL:
- * none) as one more disjunct. */
-static void add_clause(struct lazy *lz, Z3_solver s, int node, Z3_ast extra)
+/* "Not all of the justification of node", or with extra (NULL: none)
+ * as one more disjunct, into out. */
+static void add_clause(struct lazy *lz, Z3_ast_vector out, int node, Z3_ast extra)
 {
 	int k;
-	Z3_solver_assert(lz->z, s, circuit_clause(lz->c, node, extra, &k));
+	Z3_ast_vector_push(lz->z, out, circuit_clause(lz->c, node, extra, &k));
 	lz->st.clauses++;
 	lz->st.lits += k;
 }
@@ -322,20 +322,20 @@ static int *assumption_nodes(struct lazy *lz, Z3_solver s, unsigned n, const Z3_
 	return node;
 }
 
-/* Add a clause for each axiom m breaks, or else for each assumption the
- * model's exact relations make false; how many were added. */
-static int refine(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
+/* A clause into out for each axiom m breaks, or else for each
+ * assumption the model's exact relations make false; how many. */
+static int refine(struct lazy *lz, Z3_ast_vector out, unsigned n, const Z3_ast *a,
 		  const int *anode)
 {
 	int added = 0;
 	for (int i = 0; i < lz->naxioms; i++)
 		if (circuit_value(lz->c, lz->axiom[i]) == 0) {
-			add_clause(lz, s, lz->axiom[i], NULL);
+			add_clause(lz, out, lz->axiom[i], NULL);
 			added++;
 		}
 	for (unsigned i = 0; i < n && !added; i++)
 		if (circuit_value(lz->c, anode[i]) == 0) {
-			add_clause(lz, s, anode[i], Z3_mk_not(lz->z, a[i]));
+			add_clause(lz, out, anode[i], Z3_mk_not(lz->z, a[i]));
 			added++;
 		}
 	return added;
@@ -359,12 +359,20 @@ Z3_lbool lazy_check(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
 			break;
 		Z3_model m = Z3_solver_get_model(z, s);
 		Z3_model_inc_ref(z, m);
+		/* the full evaluation beside the search's bounds, which must be
+		 * back before anything is asserted: an assertion takes Z3 back
+		 * to its base level, through the pop callback */
+		Z3_ast_vector clauses = Z3_mk_ast_vector(z);
+		Z3_ast_vector_inc_ref(z, clauses);
 		circuit_inc_save(lz->c);
 		int ok = circuit_eval(lz->c, m);
-		int added = ok ? refine(lz, s, n, a, anode) : 0;
+		int added = ok ? refine(lz, clauses, n, a, anode) : 0;
 		if (ok && !added)
 			circuit_fix_model(lz->c, m);
 		circuit_inc_restore(lz->c);
+		for (unsigned i = 0; i < Z3_ast_vector_size(z, clauses); i++)
+			Z3_solver_assert(z, s, Z3_ast_vector_get(z, clauses, i));
+		Z3_ast_vector_dec_ref(z, clauses);
 		Z3_model_dec_ref(z, m);
 		lz->st.eval_s += clock_now() - t1;
 		if (!ok)
