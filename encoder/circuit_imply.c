@@ -66,16 +66,18 @@ void circuit_imply_want(struct circuit_inc *in, int node, int value)
 	in->want[in->nwant++] = 2 * node + value;
 }
 
-/* The edges of a search's path to state st, wanted true. */
-__attribute__((noinline)) static void want_path(struct circuit *c, const int *via, int st)
+/* The edges of the forward or backward search's path to state st,
+ * wanted true. */
+static void want_path(struct circuit *c, int backward, int st)
 {
 	int ev = c->rc->n;
+	const int *via = backward ? c->inc->bvia : c->inc->fvia;
 	while (via[st] >= 0) {
 		int slot = via[st] / 2;
 		circuit_imply_want(c->inc, c->pool[slot], 1);
 		/* the state before: the slot's other end (its source going
 		 * forward, its target going backward) */
-		int other = via == c->inc->bvia ? c->edge[slot] / 2 % ev : c->edge[slot] / 2 / ev;
+		int other = backward ? c->edge[slot] / 2 % ev : c->edge[slot] / 2 / ev;
 		st = other * 2 + (via[st] & 1);
 	}
 }
@@ -87,7 +89,7 @@ __attribute__((noinline)) static void want_path(struct circuit *c, const int *vi
  * (those join the premises).  How far it goes is bounded: it is a
  * propagation, not a proof.
  */
-__attribute__((noinline)) static void must_be_false(struct circuit *c, int x)
+static void must_be_false(struct circuit *c, int x)
 {
 	struct circuit_inc *in = c->inc;
 	int budget = 64, natoms = 0;
@@ -184,8 +186,8 @@ void circuit_imply_acyc(struct circuit *c, const struct inc_acyc *a, int slot)
 			found++;
 			in->nwant = 0;
 			circuit_imply_want(in, c->pool[slot], 1);
-			want_path(c, in->fvia, st);
-			want_path(c, in->bvia, j * 2 + sb);
+			want_path(c, 0, st);
+			want_path(c, 1, j * 2 + sb);
 			must_be_false(c, x);
 		}
 	}

@@ -65,6 +65,29 @@ static void build_parents(struct circuit *c, struct circuit_inc *in)
 	in->prepared = 1;
 }
 
+/* Check u's edge slots by source event (by_target: by target), in
+ * (*list)[(*first)[i] .. (*first)[i + 1]). */
+static void slots_by_event(const struct circuit *c, int u, int by_target, int **first,
+			   int **list)
+{
+	int ev = c->rc->n;
+	*first = xcalloc((size_t)ev + 1, sizeof(int));
+	*list = xmalloc_array((size_t)c->nkid[u] + 1, sizeof(int));
+	for (int k = 0; k < c->nkid[u]; k++) {
+		int e = c->edge[c->first[u] + k] / 2;
+		(*first)[(by_target ? e % ev : e / ev) + 1]++;
+	}
+	for (int i = 0; i < ev; i++)
+		(*first)[i + 1] += (*first)[i];
+	int *fill = xmalloc_array((size_t)ev + 1, sizeof(int));
+	memcpy(fill, *first, sizeof(int) * ((size_t)ev + 1));
+	for (int k = 0; k < c->nkid[u]; k++) {
+		int slot = c->first[u] + k, e = c->edge[slot] / 2;
+		(*list)[fill[by_target ? e % ev : e / ev]++] = slot;
+	}
+	free(fill);
+}
+
 static void build_acyc(struct circuit *c, struct circuit_inc *in)
 {
 	int n = in->nodes, ev = c->rc->n;
@@ -76,30 +99,8 @@ static void build_acyc(struct circuit *c, struct circuit_inc *in)
 		struct inc_acyc *a = &in->acyc[in->nacyc++];
 		in->acyc_of[u] = in->nacyc;
 		a->node = u;
-		a->first = xcalloc((size_t)ev + 1, sizeof(int));
-		a->out = xmalloc_array((size_t)c->nkid[u] + 1, sizeof(int));
-		for (int k = 0; k < c->nkid[u]; k++)
-			a->first[c->edge[c->first[u] + k] / 2 / ev + 1]++;
-		for (int i = 0; i < ev; i++)
-			a->first[i + 1] += a->first[i];
-		int *fill = xmalloc_array((size_t)ev + 1, sizeof(int));
-		memcpy(fill, a->first, sizeof(int) * ((size_t)ev + 1));
-		for (int k = 0; k < c->nkid[u]; k++) {
-			int slot = c->first[u] + k;
-			a->out[fill[c->edge[slot] / 2 / ev]++] = slot;
-		}
-		a->in_first = xcalloc((size_t)ev + 1, sizeof(int));
-		a->in = xmalloc_array((size_t)c->nkid[u] + 1, sizeof(int));
-		for (int k = 0; k < c->nkid[u]; k++)
-			a->in_first[c->edge[c->first[u] + k] / 2 % ev + 1]++;
-		for (int i = 0; i < ev; i++)
-			a->in_first[i + 1] += a->in_first[i];
-		memcpy(fill, a->in_first, sizeof(int) * ((size_t)ev + 1));
-		for (int k = 0; k < c->nkid[u]; k++) {
-			int slot = c->first[u] + k;
-			a->in[fill[c->edge[slot] / 2 % ev]++] = slot;
-		}
-		free(fill);
+		slots_by_event(c, u, 0, &a->first, &a->out);
+		slots_by_event(c, u, 1, &a->in_first, &a->in);
 		a->lo_out = xmalloc_array((size_t)c->nkid[u] + 1, sizeof(int));
 		a->lo_in = xmalloc_array((size_t)c->nkid[u] + 1, sizeof(int));
 		a->nlo_out = xcalloc((size_t)ev + 1, sizeof(int));
