@@ -111,6 +111,11 @@ void circuit_inc_require(struct circuit *c, int node);
  * neither followed nor reached by what is required keeps its bounds of
  * the start (or what was needed of them). */
 void circuit_inc_follow(struct circuit *c, int node);
+/* Only whether node can still be true (its upper bound) is kept up to
+ * date: circuit_value says 0 as soon as it cannot (a flag that the
+ * atoms fixed so far rule out: its lower bound would need the closures'
+ * upper bounds, which the search does not keep). */
+void circuit_inc_follow_upper(struct circuit *c, int node);
 int circuit_inc_implied(const struct circuit *c);
 int circuit_inc_implied_lit(const struct circuit *c, int k, const int **premises, int *n);
 /* Bounds changed so far (for --stats). */

@@ -56,8 +56,10 @@ static void build_parents(struct circuit *c, struct circuit_inc *in)
 	for (int u = 0; u < n; u++)
 		for (int k = 0; k < c->nkid[u]; k++) {
 			int slot = c->first[u] + k, bits = slot_need(c, in, u, k);
-			in->owner[2 * slot] = u;
-			in->owner[2 * slot + 1] = c->pool[slot];
+			in->owner[3 * slot] = u;
+			in->owner[3 * slot + 1] = c->pool[slot];
+			in->owner[3 * slot + 2] = c->kind[u] |
+				(c->comp_cyclic[c->comp[u]] ? OWNER_CYCLIC : 0);
 			if (bits)
 				in->par[fill[c->pool[slot]]++] = slot * 4 + bits;
 		}
@@ -158,7 +160,7 @@ void circuit_inc_start(struct circuit *c)
 	c->inc = in;
 	in->nodes = c->n;
 	/* the followed nodes' slots are all made: below npool */
-	in->owner = xmalloc_array(2 * c->npool + 2, sizeof(int));
+	in->owner = xmalloc_array(3 * c->npool + 3, sizeof(int));
 	build_acyc(c, in);
 	signed char *unknown = xmalloc((size_t)c->natoms + 1);
 	memset(unknown, -1, (size_t)c->natoms + 1);
@@ -235,6 +237,11 @@ void circuit_inc_need(struct circuit *c, int u, int need)
 void circuit_inc_follow(struct circuit *c, int node)
 {
 	circuit_inc_need(c, node, NEED_LO | NEED_HI);
+}
+
+void circuit_inc_follow_upper(struct circuit *c, int node)
+{
+	circuit_inc_need(c, node, NEED_HI);
 }
 
 void circuit_inc_free(struct circuit *c)
@@ -370,8 +377,8 @@ int circuit_acyc_search(struct circuit *c, const struct inc_acyc *a, int backwar
 static void update(struct circuit *c, int slot, size_t *nq)
 {
 	struct circuit_inc *in = c->inc;
-	int u = in->owner[2 * slot], v = in->owner[2 * slot + 1];
-	int kind = c->kind[u];
+	int u = in->owner[3 * slot], v = in->owner[3 * slot + 1];
+	int kind = in->owner[3 * slot + 2] & OWNER_KIND;
 	if (kind == CK_ACYC) {
 		if (!c->lo[v])
 			return;
@@ -387,7 +394,7 @@ static void update(struct circuit *c, int slot, size_t *nq)
 		return;
 	}
 	int or_like = kind == CK_OR || kind == CK_NAMED || kind == CK_HORN;
-	if (c->comp_cyclic[c->comp[u]]) {
+	if (in->owner[3 * slot + 2] & OWNER_CYCLIC) {
 		/* a closure's clauses: the lower bound only */
 		if (c->lo[u] || !c->lo[v])
 			return;

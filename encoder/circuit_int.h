@@ -117,15 +117,20 @@ struct inc_acyc {
 };
 
 enum { NEED_LO = 1, NEED_HI = 2 };
+enum { OWNER_KIND = 0xff, OWNER_CYCLIC = 0x100 };
 
 struct circuit_inc {
 	int nodes;              /* the nodes it follows: 0 .. nodes */
 	int *par_first, *par;   /* per node: where it is a child of a
 				 * followed node that reads its bounds:
 				 * pool slot * 4 + the bounds read */
-	int *owner;             /* per pool slot of a followed node: it
-				 * and the child there (side by side:
-				 * one memory access) */
+	int *owner;             /* per pool slot of a followed node: it,
+				 * the child there, and its kind with
+				 * OWNER_CYCLIC when its component is
+				 * (side by side: one memory access where
+				 * the node's kind and component were
+				 * two more, a third of the updates'
+				 * time on the MCS lock) */
 	int prepared;           /* the parents' lists are up to date */
 	struct inc_acyc *acyc;
 	int nacyc;

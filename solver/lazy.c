@@ -18,6 +18,19 @@
  * their definitions asserted beside it, and an execution that still
  * breaks something is ruled out by an asserted clause.
  *
+ * The model's flags (a data race) are followed the same way: each has a
+ * Boolean proxy registered with the search, and a question that names a
+ * flag where it can only help the question to hold (under "and" and "or")
+ * names its proxy instead.  The core reports a conflict when a proxy is
+ * true and the flag's upper bound has fallen (every pair of the race
+ * ordered by the closures the atoms fixed so far), and the final checks
+ * when the complete execution raises no such flag.  A proxy promises
+ * nothing when false, which only such occurrences allow.  Before, the
+ * flag's definitions (xbstar's, hundreds of thousands on the lock
+ * programs) were asserted beside the question: Z3 taking them in was
+ * most of the time (37.6 of the 38.7 s of the 6-thread per-index MCS
+ * lock).
+ *
  * Tried before: checking partial assignments by walking the whole
  * circuit every k atoms fixed cost more than the earlier conflicts saved
  * (docs/benchmarks.md); the incremental bounds replaced it.
@@ -57,6 +70,15 @@ struct lazy {
 			      * asserted in */
 	signed char *before; /* per axiom: its value before an atom's
 			      * propagation */
+	/* the model's flags: per flag its node (-1: not compiled, its
+	 * definitions go to Z3 as before), its term, and its proxy, which
+	 * is registered after the atoms: its value is val[natoms + k] */
+	int nflags;
+	int *flag_node;
+	Z3_ast *flag_term;
+	Z3_ast *flag_proxy;
+	signed char *flag_before; /* per flag: its node's value before an
+				   * atom's propagation */
 	struct lazy_stats st;
 };
 
@@ -88,6 +110,19 @@ struct lazy *lazy_new(const struct problem *p)
 		lazy_free(lz);
 		return NULL;
 	}
+	/* before the incremental core starts: it follows the nodes there
+	 * are then */
+	lz->nflags = p->m.nflags;
+	lz->flag_node = xmalloc_array((size_t)lz->nflags + 1, sizeof(int));
+	lz->flag_term = xcalloc((size_t)lz->nflags + 1, sizeof(Z3_ast));
+	lz->flag_proxy = xcalloc((size_t)lz->nflags + 1, sizeof(Z3_ast));
+	lz->flag_before = xmalloc((size_t)lz->nflags + 1);
+	for (int k = 0; k < lz->nflags; k++) {
+		Z3_ast t = p->m.flag[k].raised;
+		int never = Z3_get_bool_value(lz->z, t) == Z3_L_FALSE;
+		lz->flag_term[k] = t;
+		lz->flag_node[k] = never ? -1 : circuit_root(lz->c, t);
+	}
 	return lz;
 }
 
@@ -105,6 +140,10 @@ void lazy_free(struct lazy *lz)
 	free(lz->premise);
 	free(lz->before);
 	free(lz->proxy);
+	free(lz->flag_node);
+	free(lz->flag_term);
+	free(lz->flag_proxy);
+	free(lz->flag_before);
 	free(lz);
 }
 
@@ -137,23 +176,43 @@ static void *on_fresh(void *ctx, Z3_context z)
 	return ctx;
 }
 
+/* A conflict: the atoms of node's justification (its value, 0), and
+ * the registered id `also` when it is not ~0u. */
+static void conflict_on(struct lazy *lz, Z3_solver_callback cb, int node, unsigned also)
+{
+	Z3_ast *lits;
+	int k = circuit_justify(lz->c, node, &lits);
+	const int *atoms = circuit_justified_atoms(lz->c);
+	XGROW(lz->premise, lz->premise_cap, (size_t)k + 2, 64);
+	for (int j = 0; j < k; j++)
+		lz->premise[j] = lz->id_of_atom[atoms[j]];
+	if (also != ~0u)
+		lz->premise[k++] = also;
+	Z3_solver_propagate_consequence(lz->z, cb, (unsigned)k, lz->premise, 0, NULL,
+					NULL, Z3_mk_false(lz->z));
+	lz->st.conflicts++;
+	lz->st.lits += k;
+}
+
 /* Each axiom the atoms fixed so far break is a conflict whose premises
- * are the atoms of its justification. */
-static void conflicts(struct lazy *lz, Z3_solver_callback cb, const signed char *before)
+ * are the atoms of its justification; so is each flag whose proxy is
+ * true and which can no longer be raised, with the proxy among them.
+ * before, bflag: the values before the last atom's propagation (only
+ * what changed is reported; NULL: all). */
+static void conflicts(struct lazy *lz, Z3_solver_callback cb, const signed char *before,
+		      const signed char *bflag)
 {
 	for (int i = 0; i < lz->naxioms; i++) {
 		if (circuit_value(lz->c, lz->axiom[i]) != 0 || (before && before[i] == 0))
 			continue;
-		Z3_ast *lits;
-		int k = circuit_justify(lz->c, lz->axiom[i], &lits);
-		const int *atoms = circuit_justified_atoms(lz->c);
-		XGROW(lz->premise, lz->premise_cap, (size_t)k + 1, 64);
-		for (int j = 0; j < k; j++)
-			lz->premise[j] = lz->id_of_atom[atoms[j]];
-		Z3_solver_propagate_consequence(lz->z, cb, (unsigned)k, lz->premise, 0, NULL,
-						NULL, Z3_mk_false(lz->z));
-		lz->st.conflicts++;
-		lz->st.lits += k;
+		conflict_on(lz, cb, lz->axiom[i], ~0u);
+	}
+	for (int k = 0; k < lz->nflags; k++) {
+		int u = lz->flag_node[k];
+		if (!lz->flag_proxy[k] || lz->val[lz->natoms + k] != 1 ||
+		    circuit_value(lz->c, u) != 0 || (bflag && bflag[k] == 0))
+			continue;
+		conflict_on(lz, cb, u, lz->id_of_atom[lz->natoms + k]);
 	}
 }
 
@@ -189,13 +248,24 @@ static void on_fixed(void *ctx, Z3_solver_callback cb, unsigned id, Z3_ast value
 	lz->val[a] = Z3_get_bool_value(lz->z, value) == Z3_L_TRUE;
 	XGROW(lz->trail, lz->trail_cap, lz->ntrail + 1, 1024);
 	lz->trail[lz->ntrail++] = a;
-	/* the axioms the atoms fixed so far break, as soon as they do */
 	double t0 = clock_now();
+	if (a >= lz->natoms) {
+		/* a flag's proxy: true when the flag is already out of reach */
+		int u = lz->flag_node[a - lz->natoms];
+		if (lz->val[a] == 1 && circuit_value(lz->c, u) == 0)
+			conflict_on(lz, cb, u, id);
+		lz->st.inc_s += clock_now() - t0;
+		return;
+	}
+	/* the axioms the atoms fixed so far break, as soon as they do */
 	for (int i = 0; i < lz->naxioms; i++)
 		lz->before[i] = (signed char)circuit_value(lz->c, lz->axiom[i]);
+	for (int k = 0; k < lz->nflags; k++)
+		lz->flag_before[k] = lz->flag_proxy[k] ?
+			(signed char)circuit_value(lz->c, lz->flag_node[k]) : -1;
 	circuit_inc_fix(lz->c, a, lz->val[a]);
 	long before = lz->st.conflicts;
-	conflicts(lz, cb, lz->before);
+	conflicts(lz, cb, lz->before, lz->flag_before);
 	if (lz->st.conflicts == before)
 		implied(lz, cb);
 	lz->st.inc_s += clock_now() - t0;
@@ -209,7 +279,7 @@ static void on_final(void *ctx, Z3_solver_callback cb)
 	/* what only a complete assignment decides (a negated closure) */
 	circuit_inc_save(lz->c);
 	if (circuit_eval_given(lz->c, lz->val, lz->nnodes))
-		conflicts(lz, cb, NULL);
+		conflicts(lz, cb, NULL, NULL);
 	/* else an atom is not fixed: lazy_check's own check decides */
 	circuit_inc_restore(lz->c);
 	lz->st.eval_s += clock_now() - t0;
@@ -224,10 +294,12 @@ static void start_propagator(struct lazy *lz, Z3_solver s)
 	Z3_solver_propagate_final(z, s, on_final);
 	lz->natoms = circuit_atom_count(lz->c);
 	lz->nnodes = circuit_nodes(lz->c);
-	lz->id_of_atom = xmalloc_array((size_t)lz->natoms + 1, sizeof(unsigned));
-	lz->val = xmalloc_array((size_t)lz->natoms + 1, 1);
-	lz->proxy = xmalloc_array((size_t)lz->natoms + 1, sizeof(Z3_ast));
-	for (int a = 0; a < lz->natoms; a++)
+	/* atoms 0 .. natoms, then the flags' proxies */
+	size_t nvals = (size_t)lz->natoms + (size_t)lz->nflags + 1;
+	lz->id_of_atom = xmalloc_array(nvals, sizeof(unsigned));
+	lz->val = xmalloc_array(nvals, 1);
+	lz->proxy = xmalloc_array(nvals, sizeof(Z3_ast));
+	for (size_t a = 0; a < nvals; a++)
 		lz->val[a] = -1;
 	/* ready before the first callback: registering a term calls push
 	 * for each scope the solver has open */
@@ -235,12 +307,24 @@ static void start_propagator(struct lazy *lz, Z3_solver s)
 	circuit_inc_start(lz->c);
 	for (int i = 0; i < lz->naxioms; i++)
 		circuit_inc_require(lz->c, lz->axiom[i]);
-	for (int a = 0; a < lz->natoms; a++) {
-		/* A proxy: an atom registered itself would be the user
-		 * theory's term, no longer arithmetic's (its integers got
-		 * no values in Z3 4.8.12). */
-		Z3_ast proxy = Z3_mk_fresh_const(z, "lazy", Z3_mk_bool_sort(z));
-		Z3_solver_assert(z, s, Z3_mk_eq(z, proxy, circuit_atom(lz->c, a)));
+	for (int k = 0; k < lz->nflags; k++)
+		if (lz->flag_node[k] >= 0)
+			circuit_inc_follow_upper(lz->c, lz->flag_node[k]);
+	for (int a = 0; a < lz->natoms + lz->nflags; a++) {
+		Z3_ast proxy;
+		if (a < lz->natoms) {
+			/* A proxy: an atom registered itself would be the
+			 * user theory's term, no longer arithmetic's (its
+			 * integers got no values in Z3 4.8.12). */
+			proxy = Z3_mk_fresh_const(z, "lazy", Z3_mk_bool_sort(z));
+			Z3_solver_assert(z, s, Z3_mk_eq(z, proxy, circuit_atom(lz->c, a)));
+		} else if (lz->flag_node[a - lz->natoms] >= 0) {
+			/* a flag's: nothing ties it in Z3, the core does */
+			proxy = Z3_mk_fresh_const(z, "flag", Z3_mk_bool_sort(z));
+			lz->flag_proxy[a - lz->natoms] = proxy;
+		} else {
+			continue;
+		}
 		unsigned id = Z3_solver_propagate_register(z, s, proxy);
 		lz->proxy[a] = proxy;
 		lz->id_of_atom[a] = id;
@@ -298,6 +382,49 @@ static void add_clause(struct lazy *lz, Z3_ast_vector out, int node, Z3_ast extr
 	lz->st.lits += k;
 }
 
+/* f with each flag the core follows named by its proxy where it occurs
+ * under "and" and "or" only (where a proxy, which promises nothing when
+ * false, is exact: f can hold only through the flag being raised); the
+ * other occurrences are left, their definitions asserted as before.
+ * memo: what each shared subterm became (a guard's conjunctions are
+ * shared between many formulas). */
+static Z3_ast by_proxies_in(struct lazy *lz, Z3_ast f, Z3_ast_map memo)
+{
+	Z3_context z = lz->z;
+	for (int k = 0; k < lz->nflags; k++)
+		if (lz->flag_proxy[k] && Z3_is_eq_ast(z, f, lz->flag_term[k]))
+			return lz->flag_proxy[k];
+	if (Z3_get_ast_kind(z, f) != Z3_APP_AST)
+		return f;
+	Z3_app app = Z3_to_app(z, f);
+	Z3_decl_kind kind = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
+	if (kind != Z3_OP_AND && kind != Z3_OP_OR)
+		return f;
+	if (Z3_ast_map_contains(z, memo, f))
+		return Z3_ast_map_find(z, memo, f);
+	unsigned n = Z3_get_app_num_args(z, app);
+	Z3_ast *arg = xmalloc_array((size_t)n + 1, sizeof(Z3_ast));
+	int changed = 0;
+	for (unsigned i = 0; i < n; i++) {
+		Z3_ast x = Z3_get_app_arg(z, app, i);
+		arg[i] = by_proxies_in(lz, x, memo);
+		changed |= !Z3_is_eq_ast(z, arg[i], x);
+	}
+	Z3_ast g = !changed ? f : kind == Z3_OP_AND ? Z3_mk_and(z, n, arg) : Z3_mk_or(z, n, arg);
+	free(arg);
+	Z3_ast_map_insert(z, memo, f, g);
+	return g;
+}
+
+static Z3_ast by_proxies(struct lazy *lz, Z3_ast f)
+{
+	Z3_ast_map memo = Z3_mk_ast_map(lz->z);
+	Z3_ast_map_inc_ref(lz->z, memo);
+	Z3_ast g = by_proxies_in(lz, f, memo);
+	Z3_ast_map_dec_ref(lz->z, memo);
+	return g;
+}
+
 /* The nodes of the assumptions, with the definitions they reach
  * asserted in s (again after a pop took them); -1 for one that cannot be
  * evaluated. */
@@ -324,8 +451,8 @@ static int *assumption_nodes(struct lazy *lz, Z3_solver s, unsigned n, const Z3_
 
 /* A clause into out for each axiom m breaks, or else for each
  * assumption the model's exact relations make false; how many. */
-static int refine(struct lazy *lz, Z3_ast_vector out, unsigned n, const Z3_ast *a,
-		  const int *anode)
+static int refine(struct lazy *lz, Z3_ast_vector out, Z3_model m, unsigned n,
+		  const Z3_ast *a, const int *anode)
 {
 	int added = 0;
 	for (int i = 0; i < lz->naxioms; i++)
@@ -333,6 +460,16 @@ static int refine(struct lazy *lz, Z3_ast_vector out, unsigned n, const Z3_ast *
 			add_clause(lz, out, lz->axiom[i], NULL);
 			added++;
 		}
+	for (int k = 0; k < lz->nflags; k++) {
+		Z3_ast v = NULL;
+		if (!lz->flag_proxy[k] || circuit_value(lz->c, lz->flag_node[k]) != 0 ||
+		    !Z3_model_eval(lz->z, m, lz->flag_proxy[k], 1, &v) ||
+		    Z3_get_bool_value(lz->z, v) != Z3_L_TRUE)
+			continue;
+		/* a proxy true in an execution that raises no such flag */
+		add_clause(lz, out, lz->flag_node[k], Z3_mk_not(lz->z, lz->flag_proxy[k]));
+		added++;
+	}
 	for (unsigned i = 0; i < n && !added; i++)
 		if (circuit_value(lz->c, anode[i]) == 0) {
 			add_clause(lz, out, anode[i], Z3_mk_not(lz->z, a[i]));
@@ -345,6 +482,10 @@ Z3_lbool lazy_check(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
 		    double deadline)
 {
 	Z3_context z = lz->z;
+	Z3_ast *named = xmalloc_array((size_t)n + 1, sizeof(Z3_ast));
+	for (unsigned i = 0; i < n; i++)
+		named[i] = by_proxies(lz, a[i]);
+	a = named;
 	int *anode = assumption_nodes(lz, s, n, a);
 	Z3_lbool r = Z3_L_UNDEF;
 	for (unsigned i = 0; i < n; i++)
@@ -366,7 +507,7 @@ Z3_lbool lazy_check(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
 		Z3_ast_vector_inc_ref(z, clauses);
 		circuit_inc_save(lz->c);
 		int ok = circuit_eval(lz->c, m);
-		int added = ok ? refine(lz, clauses, n, a, anode) : 0;
+		int added = ok ? refine(lz, clauses, m, n, a, anode) : 0;
 		if (ok && !added)
 			circuit_fix_model(lz->c, m);
 		circuit_inc_restore(lz->c);
@@ -383,5 +524,6 @@ Z3_lbool lazy_check(struct lazy *lz, Z3_solver s, unsigned n, const Z3_ast *a,
 	}
 out:
 	free(anode);
+	free(named);
 	return r;
 }

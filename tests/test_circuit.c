@@ -321,6 +321,80 @@ static void test_incremental(void **state)
 	}
 }
 
+/* A node followed for its upper bound only (circuit_inc_follow_upper),
+ * shaped as a race flag: "some pair is not connected by the closure".
+ * As atoms are fixed: when the core says it can no longer be true, a
+ * full evaluation agrees, and the atoms of its justification alone
+ * already force it (a conflict's premises, solver/lazy.c); once every
+ * atom is fixed it says so exactly when the flag is false. */
+static void test_follow_upper(void **state)
+{
+	struct tu_rel *f = *state;
+	struct rel_ctx *rc = &f->rc;
+	Z3_context z = f->z;
+	srand(29);
+	int zeros = 0;
+	for (int round = 0; round < 40; round++) {
+		struct graph g;
+		random_graph(rc, &g, 200 + round);
+		rel_t plus = rel_plus(rc, g.a, "uplus");
+		Z3_ast unordered[N * N];
+		int nu = 0;
+		for (int k = 0; k < N * N; k++) {
+			Z3_ast e = REL_AT(plus, N, k / N, k % N);
+			if (k / N != k % N && e && rand() % 2)
+				unordered[nu++] = Z3_mk_not(z, e);
+		}
+		if (nu == 0)
+			continue;
+		struct circuit *c = circuit_new(rc);
+		int flag = circuit_root(c, Z3_mk_or(z, (unsigned)nu, unordered));
+		assert_true(flag >= 0);
+		int nn = circuit_nodes(c), na = circuit_atom_count(c);
+		signed char *full = atom_values(c, &g, z);
+		signed char *given = malloc((size_t)na + 1);
+		signed char *just = malloc((size_t)na + 1);
+		for (int k = 0; k < na; k++)
+			given[k] = -1;
+		circuit_inc_start(c);
+		circuit_inc_follow_upper(c, flag);
+		for (int k = 0; k < na; k++) {
+			int a = k; /* atoms in the order they were met */
+			given[a] = full[a];
+			circuit_inc_fix(c, a, given[a]);
+			if (circuit_value(c, flag) != 0)
+				continue;
+			zeros++;
+			Z3_ast *lits;
+			int nj = circuit_justify(c, flag, &lits);
+			const int *atoms = circuit_justified_atoms(c);
+			for (int l = 0; l < na; l++)
+				just[l] = -1;
+			for (int l = 0; l < nj; l++) {
+				assert_true(given[atoms[l]] >= 0);
+				just[atoms[l]] = given[atoms[l]];
+			}
+			circuit_inc_save(c);
+			circuit_eval_given(c, given, nn);
+			assert_int_equal(circuit_value(c, flag), 0);
+			circuit_eval_given(c, just, nn);
+			assert_int_equal(circuit_value(c, flag), 0);
+			circuit_inc_restore(c);
+		}
+		/* everything fixed: the upper bound is the flag's value */
+		int inc = circuit_value(c, flag);
+		circuit_inc_save(c);
+		circuit_eval_given(c, given, nn);
+		assert_int_equal(inc == 0, circuit_value(c, flag) == 0);
+		circuit_inc_restore(c);
+		free(full);
+		free(given);
+		free(just);
+		circuit_free(c);
+	}
+	assert_true(zeros > 0); /* the rounds did rule flags out */
+}
+
 /* v <= not v has no least fixpoint: refused. */
 static void test_negation_in_recursion(void **state)
 {
@@ -339,6 +413,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_closure_and_cycles, setup, tu_rel_close),
 		cmocka_unit_test_setup_teardown(test_unknown_atoms, setup, tu_rel_close),
 		cmocka_unit_test_setup_teardown(test_incremental, setup, tu_rel_close),
+		cmocka_unit_test_setup_teardown(test_follow_upper, setup, tu_rel_close),
 		cmocka_unit_test_setup_teardown(test_negation_in_recursion, setup, tu_rel_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
