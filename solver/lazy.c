@@ -418,6 +418,16 @@ static Z3_ast by_proxies_in(struct lazy *lz, Z3_ast f, Z3_ast_map memo)
 
 static Z3_ast by_proxies(struct lazy *lz, Z3_ast f)
 {
+	Z3_context z = lz->z;
+	/* most assumptions are literals (a state's column values): no walk */
+	int any = 0;
+	for (int k = 0; k < lz->nflags; k++)
+		any |= lz->flag_proxy[k] != NULL;
+	if (!any || Z3_get_ast_kind(z, f) != Z3_APP_AST)
+		return f;
+	Z3_decl_kind kind = Z3_get_decl_kind(z, Z3_get_app_decl(z, Z3_to_app(z, f)));
+	if (kind != Z3_OP_AND && kind != Z3_OP_OR)
+		return by_proxies_in(lz, f, NULL); /* a flag itself or left: no memo read */
 	Z3_ast_map memo = Z3_mk_ast_map(lz->z);
 	Z3_ast_map_inc_ref(lz->z, memo);
 	Z3_ast g = by_proxies_in(lz, f, memo);
